@@ -1,0 +1,20 @@
+import { toHaveAtMostToolCalls } from "./to-have-at-most-tool-calls.js";
+import { toHaveCalledTool } from "./to-have-called-tool.js";
+import { toHaveFailedAction } from "./to-have-failed-action.js";
+import { toHaveMessageIncluding } from "./to-have-message-including.js";
+import { toHaveNoFailedActions } from "./to-have-no-failed-actions.js";
+import { toHaveToolOrder } from "./to-have-tool-order.js";
+import { toHaveUsedNoTools } from "./to-have-used-no-tools.js";
+import { toSucceed } from "./to-succeed.js";
+
+/** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
+export const matchers = {
+  toHaveCalledTool,
+  toHaveToolOrder,
+  toHaveFailedAction,
+  toHaveMessageIncluding,
+  toSucceed,
+  toHaveNoFailedActions,
+  toHaveUsedNoTools,
+  toHaveAtMostToolCalls,
+};

@@ -1,0 +1,16 @@
+/**
+ * tooltrace's matchers, runner-neutral: pass them to `expect.extend` (Vitest or Jest).
+ * The Vitest plugin and `tooltrace/jest` register them for you.
+ */
+export { toHaveCalledTool, type CalledToolOptions } from "./to-have-called-tool.js";
+export { toHaveToolOrder, type ToolOrderEntry } from "./to-have-tool-order.js";
+export { toHaveFailedAction, type FailedActionOptions } from "./to-have-failed-action.js";
+export { toHaveMessageIncluding } from "./to-have-message-including.js";
+export { toSucceed } from "./to-succeed.js";
+export { toHaveNoFailedActions } from "./to-have-no-failed-actions.js";
+export { toHaveUsedNoTools } from "./to-have-used-no-tools.js";
+export { toHaveAtMostToolCalls } from "./to-have-at-most-tool-calls.js";
+export type { CountExpectation } from "./lib/count.js";
+export type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+export type { TooltraceMatchers } from "./types.js";
+export { matchers } from "./all.js";

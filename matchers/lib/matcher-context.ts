@@ -1,0 +1,23 @@
+/** The part of Vitest's and Jest's matcher `this` that tooltrace's matchers use. */
+export interface MatcherContext {
+  readonly isNot: boolean;
+  readonly promise?: string;
+  readonly utils: {
+    matcherHint(name: string, received?: string, expected?: string, options?: Record<string, unknown>): string;
+    printExpected(value: unknown): string;
+    printReceived(value: unknown): string;
+  };
+}
+
+/** What a matcher returns. `actual`/`expected` give Vitest's diff. */
+export interface MatcherResult {
+  readonly pass: boolean;
+  readonly message: () => string;
+  readonly actual?: unknown;
+  readonly expected?: unknown;
+}
+
+/** The hint line shared by every matcher: `expect(turn).toHaveCalledTool(expected)`. */
+export function hint(context: MatcherContext, name: string, expected = "expected"): string {
+  return context.utils.matcherHint(`${context.isNot ? ".not" : ""}.${name}`, "received", expected, { isNot: context.isNot, promise: context.promise ?? "" });
+}

@@ -1,0 +1,41 @@
+import type { ToolCall, Turn } from "../../src/trace/types.js";
+
+/** What a matcher reads from whatever it was given. */
+export interface TraceView {
+  readonly kind: "turn" | "session" | "calls";
+  readonly calls: readonly ToolCall[];
+  readonly turns: readonly Turn[];
+  /** Problems a session recorded that fail the test (strict mode, call limit). */
+  readonly violations: readonly string[];
+}
+
+/** Reads a turn, a session (all its turns) or an array of tool calls; `undefined` for anything else. */
+export function readTrace(received: unknown): TraceView | undefined {
+  if (Array.isArray(received)) {
+    if (received.every(isToolCall)) return { kind: "calls", calls: received, turns: [], violations: [] };
+    return undefined;
+  }
+  if (received === null || typeof received !== "object") return undefined;
+  if (isTurn(received)) return { kind: "turn", calls: received.toolCalls, turns: [received], violations: [] };
+  const holder = received as { turns?: unknown; violations?: unknown };
+  if (Array.isArray(holder.turns) && holder.turns.every(isTurn)) {
+    const turns = holder.turns as Turn[];
+    const violations = Array.isArray(holder.violations) ? (holder.violations as string[]) : [];
+    return { kind: "session", calls: turns.flatMap((turn) => turn.toolCalls), turns, violations };
+  }
+  return undefined;
+}
+
+/** The failure message for a value that is not a trace. */
+export function notATrace(matcher: string, received: unknown): string {
+  const what = received === null ? "null" : Array.isArray(received) ? "an array that is not tool calls" : typeof received;
+  return `${matcher} reads a turn (from session.send), a session, or an array of tool calls; received ${what}.`;
+}
+
+function isTurn(value: unknown): value is Turn {
+  return value !== null && typeof value === "object" && Array.isArray((value as Turn).toolCalls) && typeof (value as Turn).userMessage === "string";
+}
+
+function isToolCall(value: unknown): value is ToolCall {
+  return value !== null && typeof value === "object" && typeof (value as ToolCall).qualifiedName === "string" && typeof (value as ToolCall).status === "string";
+}

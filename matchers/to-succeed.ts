@@ -1,0 +1,28 @@
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { notATrace, readTrace } from "./lib/read-trace.js";
+import { report } from "./lib/report.js";
+
+/**
+ * The turn (or every turn of the session) completed, and nothing was rejected by tooltrace (strict mode,
+ * call limit). A tool that failed and that the agent handled does not fail this check: assert on it with
+ * `toHaveFailedAction`, or forbid it with `toHaveNoFailedActions`.
+ */
+export function toSucceed(this: MatcherContext, received: unknown): MatcherResult {
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toSucceed (a turn or a session)", received) };
+  const problems: string[] = [];
+  for (const turn of trace.turns) {
+    if (turn.status === "failed") problems.push(`turn ${turn.index} failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}`);
+    if (turn.status === "running") problems.push(`turn ${turn.index} is still running`);
+  }
+  for (const call of trace.calls) {
+    if (call.status === "rejected") problems.push(`${call.qualifiedName} was rejected: ${call.error?.message ?? ""}`);
+  }
+  problems.push(...trace.violations.filter((violation) => !problems.some((problem) => problem.includes(violation))));
+  const pass = problems.length === 0;
+  return {
+    pass,
+    message: () =>
+      report(this, "toSucceed", trace.kind === "turn" ? "the turn to complete with nothing rejected" : "every turn to complete with nothing rejected", pass ? "it did" : `${problems.length} problem${problems.length === 1 ? "" : "s"}`, trace.calls, pass ? undefined : problems.map((p) => `- ${p}`).join("\n")),
+  };
+}

@@ -1,0 +1,51 @@
+/** Every message tooltrace writes starts with this prefix. */
+export const PREFIX = "[tooltrace]";
+
+/** Where a configuration error was found: the rule and the JSON pointer inside it. */
+export interface ConfigErrorLocation {
+  /** The id of the rule at fault, when it has one. */
+  readonly ruleId?: string;
+  /** The rule's position in the `stubs` array. */
+  readonly ruleIndex?: number;
+  /** JSON pointer (RFC 6901) of the offending place inside the rule, e.g. `/match/query/pattern`. */
+  readonly pointer: string;
+}
+
+/** A stub rule or session option is invalid. Thrown by `createSession` before any call runs. */
+export class StubConfigError extends Error {
+  override readonly name = "StubConfigError";
+  readonly ruleId: string | undefined;
+  readonly ruleIndex: number | undefined;
+  readonly pointer: string;
+
+  constructor(location: ConfigErrorLocation, problem: string, fix?: string) {
+    super(formatConfigMessage(location, problem, fix));
+    this.ruleId = location.ruleId;
+    this.ruleIndex = location.ruleIndex;
+    this.pointer = location.pointer;
+  }
+}
+
+function formatConfigMessage(location: ConfigErrorLocation, problem: string, fix?: string): string {
+  const rule =
+    location.ruleId !== undefined
+      ? `stub rule "${location.ruleId}"`
+      : location.ruleIndex !== undefined
+        ? `stub rule #${location.ruleIndex}`
+        : "stubs";
+  const at = location.pointer === "" ? "" : ` at ${location.pointer}`;
+  return `${PREFIX} ${rule}${at}: ${problem}${fix ? `\n  Fix: ${fix}` : ""}`;
+}
+
+/** A call broke a session rule at run time: strict mode, the call limit, a scripted model running out. */
+export class TooltraceError extends Error {
+  override readonly name: string = "TooltraceError";
+  constructor(message: string) {
+    super(`${PREFIX} ${message}`);
+  }
+}
+
+/** Escapes one reference token of a JSON pointer. */
+export function pointerToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}

@@ -1,0 +1,121 @@
+import type {
+  LanguageModelV2,
+  LanguageModelV2CallOptions,
+  LanguageModelV2Content,
+  LanguageModelV2StreamPart,
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { fromAiSdkPrompt } from "./from-ai-sdk-prompt.js";
+import { respondAndRecord } from "./record-model-call.js";
+import { createResponder, type Responder } from "./responder.js";
+import { finishReasonV3, usageV2, usageV3 } from "./ai-sdk-usage.js";
+import type { MockModelInput, MockModelOptions, ResolvedReply } from "./types.js";
+
+/** Options of a mock model served to `ai@5`, which speaks specification v2. */
+export interface MockModelV2Options extends MockModelOptions {
+  readonly specificationVersion: "v2";
+}
+
+/**
+ * A deterministic AI SDK language model. `mockModel()` answers "Mock response"; a string is a static reply;
+ * a function sees the request (messages, user messages, tools, tool results) and returns text and tool
+ * calls; an array scripts one reply per call. Every call is recorded on the current turn's `modelCalls`.
+ *
+ * @example
+ * ```ts
+ * const model = mockModel(({ toolResults }) =>
+ *   toolResults.length === 0 ? { toolCalls: [{ name: "list_tasks" }] } : `You have ${toolResults[0].output.tasks.length} tasks.`,
+ * );
+ * await generateText({ model, tools, prompt: "What tasks do I have?", stopWhen: stepCountIs(5) });
+ * ```
+ */
+export function mockModel(input?: MockModelInput): LanguageModelV3;
+export function mockModel(input: MockModelV2Options): LanguageModelV2;
+export function mockModel(input?: MockModelInput | MockModelV2Options): LanguageModelV3 | LanguageModelV2 {
+  const responder = createResponder(input);
+  const v2 = input !== null && typeof input === "object" && !Array.isArray(input) && (input as Partial<MockModelV2Options>).specificationVersion === "v2";
+  return v2 ? modelV2(responder) : modelV3(responder);
+}
+
+async function reply(responder: Responder, options: LanguageModelV3CallOptions | LanguageModelV2CallOptions, streamed: boolean): Promise<ResolvedReply> {
+  const request = fromAiSdkPrompt(options.prompt as Parameters<typeof fromAiSdkPrompt>[0], options.tools as Parameters<typeof fromAiSdkPrompt>[1]);
+  return respondAndRecord(responder, request, { provider: responder.provider, model: responder.modelId, streamed });
+}
+
+function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {
+  return [
+    ...(resolved.text !== "" ? [{ type: "text" as const, text: resolved.text }] : []),
+    ...resolved.toolCalls.map((call) => ({ type: "tool-call" as const, toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) })),
+  ];
+}
+
+/** The stream parts a real provider emits, in its order: start, text, tool inputs, tool calls, finish. */
+function streamParts(resolved: ResolvedReply): (LanguageModelV3StreamPart & LanguageModelV2StreamPart)[] {
+  const parts: (LanguageModelV3StreamPart & LanguageModelV2StreamPart)[] = [{ type: "stream-start", warnings: [] }];
+  if (resolved.text !== "") {
+    parts.push({ type: "text-start", id: "text-0" });
+    for (const delta of chunkText(resolved.text)) parts.push({ type: "text-delta", id: "text-0", delta });
+    parts.push({ type: "text-end", id: "text-0" });
+  }
+  for (const call of resolved.toolCalls) {
+    const input = JSON.stringify(call.input);
+    parts.push({ type: "tool-input-start", id: call.id, toolName: call.name });
+    parts.push({ type: "tool-input-delta", id: call.id, delta: input });
+    parts.push({ type: "tool-input-end", id: call.id });
+    parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input });
+  }
+  return parts;
+}
+
+/** Splits text into word-sized deltas, as providers stream it. */
+export function chunkText(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+function toStream<T>(parts: readonly T[]): ReadableStream<T> {
+  return new ReadableStream<T>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+function modelV3(responder: Responder): LanguageModelV3 {
+  return {
+    specificationVersion: "v3",
+    provider: responder.provider,
+    modelId: responder.modelId,
+    supportedUrls: {},
+    async doGenerate(options) {
+      const resolved = await reply(responder, options, false);
+      return { content: content(resolved), finishReason: finishReasonV3(resolved), usage: usageV3(resolved.usage), warnings: [] };
+    },
+    async doStream(options) {
+      const resolved = await reply(responder, options, true);
+      const parts: LanguageModelV3StreamPart[] = [...streamParts(resolved), { type: "finish", finishReason: finishReasonV3(resolved), usage: usageV3(resolved.usage) }];
+      return { stream: toStream(parts) };
+    },
+  };
+}
+
+function modelV2(responder: Responder): LanguageModelV2 {
+  return {
+    specificationVersion: "v2",
+    provider: responder.provider,
+    modelId: responder.modelId,
+    supportedUrls: {},
+    async doGenerate(options) {
+      const resolved = await reply(responder, options, false);
+      return { content: content(resolved), finishReason: finishReasonV3(resolved).unified, usage: usageV2(resolved.usage), warnings: [] };
+    },
+    async doStream(options) {
+      const resolved = await reply(responder, options, true);
+      const parts: LanguageModelV2StreamPart[] = [...streamParts(resolved), { type: "finish", finishReason: finishReasonV3(resolved).unified, usage: usageV2(resolved.usage) }];
+      return { stream: toStream(parts) };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { TooltraceError } from "../errors.js";
+import { resolveReply } from "./resolve-reply.js";
+import type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, ResolvedReply } from "./types.js";
+
+/** A mock model's identity and its reply function, shared by the AI SDK model and the wire handlers. */
+export interface Responder {
+  readonly modelId: string;
+  readonly provider: string;
+  /** Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out. */
+  respond(request: MockModelRequest): Promise<ResolvedReply>;
+  /** How many calls this responder has answered. */
+  readonly calls: number;
+}
+
+/** Builds a {@link Responder} from anything `mockModel()` accepts. */
+export function createResponder(input: MockModelInput | undefined): Responder {
+  const options: MockModelOptions =
+    input === undefined || typeof input === "string" || typeof input === "function" || Array.isArray(input)
+      ? { respond: input as MockModelOptions["respond"] }
+      : (input as MockModelOptions);
+  const respond = options.respond ?? "Mock response";
+  let calls = 0;
+  return {
+    modelId: options.modelId ?? "mock-model",
+    provider: options.provider ?? "tooltrace",
+    get calls() {
+      return calls;
+    },
+    async respond(request) {
+      calls += 1;
+      const callNumber = calls;
+      let step: MockModelReply | MockModelResponder;
+      if (Array.isArray(respond)) {
+        const script = respond as readonly (MockModelReply | MockModelResponder)[];
+        if (callNumber > script.length) {
+          throw new TooltraceError(
+            `mock model call ${callNumber}: the script has only ${script.length} repl${script.length === 1 ? "y" : "ies"}. ` +
+              `Last user message: ${JSON.stringify(request.lastUserMessage)}. Add a reply, or end the script with a responder function.`,
+          );
+        }
+        step = script[callNumber - 1] as MockModelReply | MockModelResponder;
+      } else {
+        step = respond as MockModelReply | MockModelResponder;
+      }
+      const reply = typeof step === "function" ? await step(request) : step;
+      return resolveReply(reply, request, callNumber);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/** One message a mock model was given, reduced to its text. */
+export interface MockModelMessage {
+  readonly role: "system" | "user" | "assistant" | "tool";
+  /** The text of the message's parts, joined with newlines (tool calls and results are not text). */
+  readonly text: string;
+}
+
+/** A tool the agent offered the model. */
+export interface MockModelTool {
+  readonly name: string;
+  readonly description?: string;
+  /** The tool's input JSON Schema, when it has one. */
+  readonly inputSchema?: unknown;
+}
+
+/** A tool result already in the prompt. */
+export interface MockModelToolResult {
+  /** The tool-call id it answers. */
+  readonly id: string;
+  readonly name: string;
+  /** The output as the agent sent it back (parsed JSON where it was JSON). */
+  readonly output: unknown;
+  /** True when the call failed or was denied. */
+  readonly isError: boolean;
+}
+
+/** What a responder sees of one model call. */
+export interface MockModelRequest {
+  /** Every prompt message in order. */
+  readonly messages: readonly MockModelMessage[];
+  /** The text of every user message, in order. */
+  readonly userMessages: readonly string[];
+  /** The latest user message, or `null` before the first. */
+  readonly lastUserMessage: string | null;
+  readonly userMessageCount: number;
+  /** The tools offered on this call. */
+  readonly tools: readonly MockModelTool[];
+  /** The tool results already in the prompt, in order. */
+  readonly toolResults: readonly MockModelToolResult[];
+}
+
+/** One tool call the model makes. */
+export interface MockModelToolCall {
+  readonly name: string;
+  /** JSON input; defaults to `{}`. */
+  readonly input?: unknown;
+  /** Call id; derived deterministically from the conversation when omitted. */
+  readonly id?: string;
+}
+
+/** Token counts to report instead of the deterministic estimate. */
+export interface MockModelUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** A full reply: text, tool calls, or both (`text: ""` is allowed; neither is an error). */
+export interface MockModelResponse {
+  readonly text?: string;
+  readonly toolCalls?: readonly MockModelToolCall[];
+  readonly usage?: MockModelUsage;
+}
+
+/** A reply: plain text or a {@link MockModelResponse}. */
+export type MockModelReply = string | MockModelResponse;
+
+/** Computes the next reply from the request. */
+export type MockModelResponder = (request: MockModelRequest) => MockModelReply | Promise<MockModelReply>;
+
+/** What `mockModel()` accepts: a static reply, a responder, a script of replies (one per call), or options. */
+export type MockModelInput = string | MockModelResponder | readonly (MockModelReply | MockModelResponder)[] | MockModelOptions;
+
+/** Options of `mockModel({ ... })`. */
+export interface MockModelOptions {
+  /** The model id agents and traces see. Default `mock-model`. */
+  readonly modelId?: string;
+  /** The provider id agents and traces see. Default `tooltrace`. */
+  readonly provider?: string;
+  /** The reply, responder or script. Default `"Mock response"`. */
+  readonly respond?: string | MockModelResponder | readonly (MockModelReply | MockModelResponder)[];
+}
+
+/** A reply after validation: ids derived, usage estimated. */
+export interface ResolvedReply {
+  readonly text: string;
+  readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+}

@@ -1,0 +1,120 @@
+import { StubConfigError } from "../errors.js";
+import { compileMatch, type InputPredicate } from "./compile-match.js";
+import { checkStubLimits } from "./limits.js";
+import { suggestName } from "./suggest.js";
+import type { ToolStubOutcome } from "./types.js";
+import { validateRule, type NormalizedRule } from "./validate-rule.js";
+
+/** Which rule answered a call, and with which entry of its sequence. */
+export interface StubSelection {
+  readonly ruleId: string;
+  /** Zero-based position in the rule's `outcomes` (0 for `outcome`). */
+  readonly outcomeIndex: number;
+  readonly outcome: ToolStubOutcome;
+}
+
+interface CompiledRule extends NormalizedRule {
+  readonly matches: InputPredicate;
+}
+
+/** Options for {@link createRuleSet}. */
+export interface RuleSetOptions {
+  /**
+   * The qualified names of the tools the session has (`list_tasks`, `researcher/list_tasks`).
+   * A rule naming another tool is refused. Omit when the tools are not known (an agent in another process).
+   */
+  readonly knownTools?: ReadonlySet<string>;
+}
+
+/**
+ * The validated, compiled rules of one session and each rule's sequence position.
+ * Rules are tried top to bottom; the first whose tool and match fit wins, and only it advances.
+ */
+export class RuleSet {
+  private readonly byTool = new Map<string, CompiledRule[]>();
+  private readonly positions = new Map<string, number>();
+  readonly ruleIds: readonly string[];
+
+  constructor(rules: readonly CompiledRule[]) {
+    for (const rule of rules) {
+      const list = this.byTool.get(rule.qualifiedTool);
+      if (list) list.push(rule);
+      else this.byTool.set(rule.qualifiedTool, [rule]);
+    }
+    this.ruleIds = rules.map((rule) => rule.id);
+  }
+
+  /** True when some rule names this tool (so a stub may answer it). */
+  hasRulesFor(qualifiedTool: string): boolean {
+    return this.byTool.has(qualifiedTool);
+  }
+
+  /** Selects the first matching rule for a call and advances its sequence. `undefined`: no rule matched. */
+  select(qualifiedTool: string, input: unknown): StubSelection | undefined {
+    const rules = this.byTool.get(qualifiedTool);
+    if (rules === undefined) return undefined;
+    for (const rule of rules) {
+      if (!rule.matches(input)) continue;
+      const position = this.positions.get(rule.id) ?? 0;
+      const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
+      this.positions.set(rule.id, position + 1);
+      return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome };
+    }
+    return undefined;
+  }
+
+  /** How many calls each rule has answered. */
+  usage(): ReadonlyMap<string, number> {
+    return new Map(this.ruleIds.map((id) => [id, this.positions.get(id) ?? 0]));
+  }
+
+  /** The ids of rules that never answered a call, in declaration order. */
+  unusedRuleIds(): string[] {
+    return this.ruleIds.filter((id) => !this.positions.has(id));
+  }
+}
+
+/**
+ * Validates and compiles a session's stubs. Throws a {@link StubConfigError} naming the rule, the JSON
+ * pointer and the fix at the first problem, before any call runs.
+ */
+export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): RuleSet {
+  if (stubs === undefined) return new RuleSet([]);
+  if (!Array.isArray(stubs)) {
+    throw new StubConfigError({ pointer: "" }, "`stubs` must be an array of rules.");
+  }
+  checkStubLimits(stubs);
+  const seen = new Map<string, number>();
+  const compiled = stubs.map((raw, index): CompiledRule => {
+    const rule = validateRule(raw, index);
+    const first = seen.get(rule.id);
+    if (first !== undefined) {
+      throw new StubConfigError(
+        { ruleId: rule.id, ruleIndex: index, pointer: "/id" },
+        `duplicate rule id (also used by rule #${first}).`,
+        "give every rule a session-unique id.",
+      );
+    }
+    seen.set(rule.id, index);
+    checkToolName(rule, options.knownTools);
+    try {
+      return { ...rule, matches: compileMatch(rule.match) };
+    } catch (error) {
+      throw new StubConfigError({ ruleId: rule.id, ruleIndex: index, pointer: "/match" }, `the constraint does not compile: ${(error as Error).message}`);
+    }
+  });
+  return new RuleSet(compiled);
+}
+
+function checkToolName(rule: NormalizedRule, knownTools: ReadonlySet<string> | undefined): void {
+  if (knownTools === undefined || knownTools.has(rule.qualifiedTool)) return;
+  const near = suggestName(rule.qualifiedTool, knownTools);
+  const path = rule.qualifiedTool.includes("/") ? rule.qualifiedTool.slice(0, rule.qualifiedTool.lastIndexOf("/")) : undefined;
+  const listed = [...knownTools].sort().join(", ") || "(none)";
+  throw new StubConfigError(
+    { ruleId: rule.id, ruleIndex: rule.index, pointer: "/tool" },
+    `the session has no tool "${rule.qualifiedTool}"${path ? ` (no subagent path "${path}" with that tool)` : ""}.`,
+    near !== undefined ? `did you mean "${near}"? Tools: ${listed}.` : `use one of: ${listed}.`,
+  );
+}
+

@@ -1,0 +1,12 @@
+import { fileURLToPath } from "node:url";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Tests and examples import tooltrace by its public names; in this repository those resolve to the sources. */
+export const tooltraceAliases = [
+  { find: /^tooltrace$/, replacement: here("./src/index.ts") },
+  { find: /^tooltrace\/vitest$/, replacement: here("./src/vitest/index.ts") },
+  { find: /^tooltrace\/matchers$/, replacement: here("./matchers/index.ts") },
+  { find: /^tooltrace\/ai-sdk$/, replacement: here("./src/agents/ai-sdk.ts") },
+  { find: /^tooltrace\/msw$/, replacement: here("./src/wire/index.ts") },
+];
