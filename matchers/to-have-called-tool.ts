@@ -26,6 +26,8 @@ const STATUSES = new Set(["pending", "completed", "failed", "rejected", "any"]);
 export function toHaveCalledTool(this: MatcherContext, received: unknown, name: string, options: CalledToolOptions = {}): MatcherResult {
   if (typeof name !== "string" || name === "") throw new TypeError("[tooltrace] toHaveCalledTool(name, options?): `name` must be the tool's name.");
   if (options === null || typeof options !== "object") throw new TypeError("[tooltrace] toHaveCalledTool: `options` must be an object { input?, output?, status?, count? }.");
+  const unknown = Object.keys(options).filter((key) => !["input", "output", "status", "count"].includes(key));
+  if (unknown.length > 0) throw new TypeError(`[tooltrace] toHaveCalledTool: unknown option ${unknown.map((k) => `\`${k}\``).join(", ")}; use input, output, status or count.`);
   const count = checkCount("toHaveCalledTool", options.count);
   const status = options.status ?? "completed";
   if (!STATUSES.has(status)) throw new TypeError(`[tooltrace] toHaveCalledTool: unknown status "${status}"; use completed, failed, rejected, pending or any.`);

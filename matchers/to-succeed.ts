@@ -14,11 +14,8 @@ export function toSucceed(this: MatcherContext, received: unknown): MatcherResul
   for (const turn of trace.turns) {
     if (turn.status === "failed") problems.push(`turn ${turn.index} failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}`);
     if (turn.status === "running") problems.push(`turn ${turn.index} is still running`);
+    problems.push(...turn.violations);
   }
-  for (const call of trace.calls) {
-    if (call.status === "rejected") problems.push(`${call.qualifiedName} was rejected: ${call.error?.message ?? ""}`);
-  }
-  problems.push(...trace.violations.filter((violation) => !problems.some((problem) => problem.includes(violation))));
   const pass = problems.length === 0;
   return {
     pass,

@@ -19,5 +19,5 @@ export interface MatcherResult {
 
 /** The hint line shared by every matcher: `expect(turn).toHaveCalledTool(expected)`. */
 export function hint(context: MatcherContext, name: string, expected = "expected"): string {
-  return context.utils.matcherHint(`${context.isNot ? ".not" : ""}.${name}`, "received", expected, { isNot: context.isNot, promise: context.promise ?? "" });
+  return context.utils.matcherHint(`.${name}`, "received", expected, { isNot: context.isNot, promise: context.promise ?? "" });
 }

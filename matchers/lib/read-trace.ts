@@ -5,23 +5,20 @@ export interface TraceView {
   readonly kind: "turn" | "session" | "calls";
   readonly calls: readonly ToolCall[];
   readonly turns: readonly Turn[];
-  /** Problems a session recorded that fail the test (strict mode, call limit). */
-  readonly violations: readonly string[];
 }
 
 /** Reads a turn, a session (all its turns) or an array of tool calls; `undefined` for anything else. */
 export function readTrace(received: unknown): TraceView | undefined {
   if (Array.isArray(received)) {
-    if (received.every(isToolCall)) return { kind: "calls", calls: received, turns: [], violations: [] };
+    if (received.every(isToolCall)) return { kind: "calls", calls: received, turns: [] };
     return undefined;
   }
   if (received === null || typeof received !== "object") return undefined;
-  if (isTurn(received)) return { kind: "turn", calls: received.toolCalls, turns: [received], violations: [] };
-  const holder = received as { turns?: unknown; violations?: unknown };
+  if (isTurn(received)) return { kind: "turn", calls: received.toolCalls, turns: [received] };
+  const holder = received as { turns?: unknown };
   if (Array.isArray(holder.turns) && holder.turns.every(isTurn)) {
     const turns = holder.turns as Turn[];
-    const violations = Array.isArray(holder.violations) ? (holder.violations as string[]) : [];
-    return { kind: "session", calls: turns.flatMap((turn) => turn.toolCalls), turns, violations };
+    return { kind: "session", calls: turns.flatMap((turn) => turn.toolCalls), turns };
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ interface PromptPart {
   readonly text?: string;
   readonly toolCallId?: string;
   readonly toolName?: string;
+  readonly input?: unknown;
   readonly output?: { readonly type: string; readonly value?: unknown; readonly reason?: string };
 }
 
@@ -29,15 +30,21 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
       continue;
     }
     const texts: string[] = [];
+    const calls: { id: string; name: string; input: unknown }[] = [];
+    const results: MockModelToolResult[] = [];
     for (const part of message.content) {
       if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+      if (part.type === "tool-call") {
+        calls.push({ id: part.toolCallId ?? "", name: part.toolName ?? "", input: typeof part.input === "string" ? parseMaybeJson(part.input) : part.input });
+      }
       if (part.type === "tool-result") {
-        const result = decodeOutput(part.output);
-        toolResults.push({ id: part.toolCallId ?? "", name: part.toolName ?? "", ...result });
+        const result = { id: part.toolCallId ?? "", name: part.toolName ?? "", ...decodeOutput(part.output) };
+        results.push(result);
         texts.push(typeof result.output === "string" ? result.output : JSON.stringify(result.output));
       }
     }
-    messages.push({ role: message.role, text: texts.join("\n") });
+    toolResults.push(...results);
+    messages.push({ role: message.role, text: texts.join("\n"), ...(calls.length > 0 ? { toolCalls: calls } : {}), ...(results.length > 0 ? { toolResults: results } : {}) });
   }
   const offered: MockModelTool[] = (tools ?? [])
     .filter((tool) => tool.type === "function")

@@ -1,8 +1,12 @@
 /** One message a mock model was given, reduced to its text. */
 export interface MockModelMessage {
   readonly role: "system" | "user" | "assistant" | "tool";
-  /** The text of the message's parts, joined with newlines (tool calls and results are not text). */
+  /** The text of the message's parts, joined with newlines (a tool message's text is its results' JSON). */
   readonly text: string;
+  /** On an assistant message: the tool calls it made. */
+  readonly toolCalls?: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
+  /** On a tool message: the results it carries. */
+  readonly toolResults?: readonly MockModelToolResult[];
 }
 
 /** A tool the agent offered the model. */

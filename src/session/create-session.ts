@@ -63,7 +63,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
       this.bound.unbind();
       throw error;
     }
-    const violation = (message: string) => this.violations.push(message);
+    const violation = (message: string) => this.recordViolation(message);
     this.steps = this.strict ? [stubStep(this.rules), strictStep(violation)] : [stubStep(this.rules)];
   }
 
@@ -129,7 +129,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
     const turn = currentCallContext()?.turn as TurnRecord;
     if (this.callCount >= MAX_CALLS_PER_SESSION) {
       const message = `${this.name} made more than ${MAX_CALLS_PER_SESSION} tool calls; a session records at most ${MAX_CALLS_PER_SESSION}. Is the agent looping? Split long scenarios into several sessions.`;
-      if (this.callCount === MAX_CALLS_PER_SESSION) this.violations.push(message);
+      if (this.callCount === MAX_CALLS_PER_SESSION) this.recordViolation(message);
       this.callCount += 1;
       throw new TooltraceError(message);
     }
@@ -164,6 +164,15 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
     }
     call.complete(result);
     return result;
+  }
+
+  private recordViolation(message: string): void {
+    this.violations.push(message);
+    (currentCallContext()?.turn as TurnRecord | undefined)?.violations.push(message);
+  }
+
+  takeViolations(): string[] {
+    return this.violations.splice(0);
   }
 
   ruleUsage(): ReadonlyMap<string, number> {

@@ -76,6 +76,11 @@ export interface Session<TMessage = unknown> extends TurnsHolder {
   readonly violations: readonly string[];
   /** Sends a user message and records the turn. An agent that throws gives a failed turn, not a rejection. */
   send(message: string, options?: SendOptions): Promise<Turn>;
+  /**
+   * Returns the violations and clears them, so the after-test check does not fail the test. For tests
+   * that exercise strict mode on purpose and assert on the violations themselves.
+   */
+  takeViolations(): string[];
   /** How many calls each rule has answered so far. */
   ruleUsage(): ReadonlyMap<string, number>;
   /** Ids of rules no call has used yet. */

@@ -41,6 +41,7 @@ export class TurnRecord implements Turn {
   readonly toolCalls: ToolCallRecord[] = [];
   readonly modelCalls: ModelCall[] = [];
   status: TurnStatus = "running";
+  readonly violations: string[] = [];
   error?: TraceError;
   readonly startedAt = Date.now();
   durationMs = 0;
@@ -79,6 +80,7 @@ export class TurnRecord implements Turn {
       modelCalls: [...this.modelCalls],
       usage: this.usage,
       status: this.status,
+      violations: [...this.violations],
       ...(this.error ? { error: this.error } : {}),
       startedAt: this.startedAt,
       durationMs: this.durationMs,

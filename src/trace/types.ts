@@ -82,6 +82,8 @@ export interface Turn {
   /** The sum of the model calls' usage, or what the agent reported when no model call was traced. */
   readonly usage: Usage;
   readonly status: TurnStatus;
+  /** Problems tooltrace found in this turn that fail the test even if the agent recovered (strict mode, call limit). */
+  readonly violations: readonly string[];
   /** Why the turn failed (the agent threw, or was aborted). */
   readonly error?: TraceError;
   readonly startedAt: number;

@@ -1,0 +1,34 @@
+import { expect as jestExpect } from "expect";
+import { describe, expect, test } from "vitest";
+import { matchers } from "tooltrace/matchers";
+import { recordedTurn } from "../fixtures/recorded-turn.js";
+
+// Jest's own `expect` package, extended the way `tooltrace/jest` does it.
+jestExpect.extend(matchers);
+const jest = jestExpect as unknown as (value: unknown) => Record<string, (...args: unknown[]) => void> & { not: Record<string, (...args: unknown[]) => void> };
+
+describe("the matchers under Jest's expect", () => {
+  test("pass, fail and .not behave as under Vitest", async () => {
+    const { turn } = await recordedTurn();
+    jest(turn).toHaveCalledTool("complete_task", { input: { task_id: jestExpect.any(String) }, count: 1 });
+    jest(turn).not.toHaveCalledTool("complete_task", { input: { task_id: "dog" } });
+    jest(turn).toHaveToolOrder(["list_tasks", "notify"]);
+    jest(turn).toHaveFailedAction("notify", { error: "SMTP" });
+    jest(turn).toHaveMessageIncluding("Buy milk");
+    jest(turn).toSucceed();
+    expect(() => jest(turn).toHaveCalledTool("delete_everything")).toThrow(/Expected: "delete_everything" called at least once/);
+    expect(() => jest(turn).not.toHaveFailedAction()).toThrow(/\.not\.toHaveFailedAction/);
+  });
+
+  test("failure messages list the numbered calls", async () => {
+    const { turn } = await recordedTurn();
+    let message = "";
+    try {
+      jest(turn).toHaveToolOrder(["notify", "list_tasks"]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("Tool calls (3):");
+    expect(message).toContain("2. complete_task");
+  });
+});
