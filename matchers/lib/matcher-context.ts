@@ -1,6 +1,6 @@
 /** The part of Vitest's and Jest's matcher `this` that tooltrace's matchers use. */
 export interface MatcherContext {
-  readonly isNot: boolean;
+  readonly isNot?: boolean;
   readonly promise?: string;
   readonly utils: {
     matcherHint(name: string, received?: string, expected?: string, options?: Record<string, unknown>): string;
@@ -19,5 +19,5 @@ export interface MatcherResult {
 
 /** The hint line shared by every matcher: `expect(turn).toHaveCalledTool(expected)`. */
 export function hint(context: MatcherContext, name: string, expected = "expected"): string {
-  return context.utils.matcherHint(`.${name}`, "received", expected, { isNot: context.isNot, promise: context.promise ?? "" });
+  return context.utils.matcherHint(`.${name}`, "received", expected, { isNot: context.isNot === true, promise: context.promise ?? "" });
 }

@@ -1,11 +1,11 @@
 import { expect as jestExpect } from "expect";
 import { describe, expect, test } from "vitest";
-import { matchers } from "tooltrace/matchers";
+import { matchers, type TooltraceMatchers } from "tooltrace/matchers";
 import { recordedTurn } from "../fixtures/recorded-turn.js";
 
 // Jest's own `expect` package, extended the way `tooltrace/jest` does it.
 jestExpect.extend(matchers);
-const jest = jestExpect as unknown as (value: unknown) => Record<string, (...args: unknown[]) => void> & { not: Record<string, (...args: unknown[]) => void> };
+const jest = jestExpect as unknown as (value: unknown) => TooltraceMatchers<void> & { not: TooltraceMatchers<void> };
 
 describe("the matchers under Jest's expect", () => {
   test("pass, fail and .not behave as under Vitest", async () => {
