@@ -1,0 +1,33 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "vitest";
+
+const run = promisify(execFile);
+
+// `npm test` builds dist/ before Vitest starts; these tests use it the way an installed package is used.
+test("every documented entry point imports from the build", async () => {
+  const script = `
+    const core = await import("tooltrace");
+    const vitest = await import("tooltrace/vitest");
+    const { matchers } = await import("tooltrace/matchers");
+    const aiSdk = await import("tooltrace/ai-sdk");
+    console.log(JSON.stringify({
+      core: ["createSession", "mockModel", "StubConfigError"].every((name) => name in core),
+      setup: vitest.tooltrace().config().test.setupFiles[0],
+      matchers: Object.keys(matchers).sort(),
+      aiSdk: typeof aiSdk.aiSdkAgent,
+    }));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  const result = JSON.parse(stdout) as { core: boolean; setup: string; matchers: string[]; aiSdk: string };
+  expect(result.core).toBe(true);
+  expect(result.setup).toMatch(/dist[\\/]src[\\/]vitest[\\/]setup\.js$/);
+  expect(result.matchers).toContain("toHaveCalledTool");
+  expect(result.aiSdk).toBe("function");
+});
+
+test("a project using the built plugin runs its agent evals", async () => {
+  const config = join(import.meta.dirname, "../fixtures/dist-project/vitest.config.ts");
+  const { stdout } = await run(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", config], { env: { ...process.env, CI: "1" } });
+  expect(stdout).toMatch(/1 passed/);
+});
