@@ -6,7 +6,7 @@ export default defineConfig({
   plugins: [tooltrace()],
   resolve: { alias: tooltraceAliases },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/**/*.eval.ts"],
     typecheck: { enabled: false },
   },
 });

@@ -5,5 +5,5 @@ import { tooltraceAliases } from "./vitest.aliases.js";
 export default defineConfig({
   plugins: [tooltrace({ unusedRules: "error" })],
   resolve: { alias: tooltraceAliases },
-  test: { include: ["examples/**/*.eval.ts"], reporters: ["verbose"] },
+  test: { include: ["examples/**/*.eval.ts"], reporters: ["default", "./examples/turns-reporter.ts"] },
 });
