@@ -1,3 +1,4 @@
+import type { ModelMessage } from "ai";
 import { describe, expect, test } from "vitest";
 import { createSession, type ToolStub } from "tooltrace";
 import { createTodoAssistant } from "./agent.js";
@@ -7,7 +8,7 @@ import { TodoStore } from "./store.js";
 /** Wraps the assistant for a session: the same tools object the agent holds is what gets stubbed. */
 function session(stubs: readonly ToolStub[], options: { strict?: boolean; store?: TodoStore } = {}) {
   const assistant = createTodoAssistant(todoModel(), options.store);
-  return createSession({
+  return createSession<ModelMessage>({
     agent: (message, { history }) => assistant.reply([...history], message),
     tools: assistant.tools,
     stubs,

@@ -5,7 +5,7 @@ import type { ModelCall } from "../trace/types.js";
 /** Who handles the tool calls made while a turn runs (a session). */
 export interface ToolCallHost {
   /** Runs one intercepted call: stubs, strict mode, or the original function. */
-  callTool(identity: ToolIdentity, original: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown;
+  callTool(context: CallContext, identity: ToolIdentity, original: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown;
 }
 
 /** A tool's name and the subagent path it lives at (`[]` for the root agent). */

@@ -31,10 +31,12 @@ export function bindExecutor(owner: object, key: string, identity: ToolIdentity,
     const original = (owner as Record<string, AnyFunction>)[key] as AnyFunction;
     const hosts = new Map<ToolCallHost, ToolIdentity>();
     const spy = spyOn(owner as Record<string, AnyFunction>, key, function (this: unknown, ...args: unknown[]) {
+      // tinyspy keeps every call's arguments; the trace already has them, so keep its list short.
+      if (spy.callCount >= 1024) spy.reset();
       const context = currentCallContext();
       const known = context === undefined ? undefined : hosts.get(context.host);
       if (context === undefined || known === undefined) return original.apply(this, args);
-      return context.host.callTool(known, original, this, args);
+      return context.host.callTool(context, known, original, this, args);
     });
     binding = { restore: () => spy.restore(), original, hosts };
     byKey.set(key, binding);

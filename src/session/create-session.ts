@@ -1,6 +1,6 @@
 import { TooltraceError } from "../errors.js";
 import { bindTools, type BoundTools } from "../intercept/bind-tools.js";
-import { currentCallContext, runInCallContext, type ToolCallHost, type ToolIdentity } from "../intercept/call-context.js";
+import { currentCallContext, runInCallContext, type CallContext, type ToolCallHost, type ToolIdentity } from "../intercept/call-context.js";
 import { runToolCallChain, type ToolCallContext, type ToolCallStep } from "../middleware/tool-call.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { ToolCallRecord, TurnRecord } from "../trace/records.js";
@@ -125,8 +125,8 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
     else this.historyList.push({ role: "user", content: message } as TMessage, { role: "assistant", content: reply.text } as TMessage);
   }
 
-  callTool(identity: ToolIdentity, original: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
-    const turn = currentCallContext()?.turn as TurnRecord;
+  callTool(callContext: CallContext, identity: ToolIdentity, original: (...args: unknown[]) => unknown, thisArg: unknown, args: unknown[]): unknown {
+    const turn = callContext.turn as TurnRecord;
     if (this.callCount >= MAX_CALLS_PER_SESSION) {
       const message = `${this.name} made more than ${MAX_CALLS_PER_SESSION} tool calls; a session records at most ${MAX_CALLS_PER_SESSION}. Is the agent looping? Split long scenarios into several sessions.`;
       if (this.callCount === MAX_CALLS_PER_SESSION) this.recordViolation(message);
@@ -137,7 +137,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
     const input = args[0];
     const call = new ToolCallRecord(callIdFrom(args[1]) ?? `call_${this.callCount}`, identity.tool, identity.path, identity.qualifiedName, input, turn.index);
     turn.toolCalls.push(call);
-    const context: ToolCallContext = { ...identity, input, call, turn };
+    const context: ToolCallContext = { tool: identity.tool, path: identity.path, qualifiedName: identity.qualifiedName, input, call, turn };
     const terminal = (finalInput: unknown) => {
       call.answeredBy ??= { kind: "real" };
       call.input = finalInput;

@@ -1,20 +1,56 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ToolStubMatch } from "./types.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { MatchScalar, ToolStubMatch } from "./types.js";
 
 /** A compiled `match`: true when the input satisfies every listed property. */
 export type InputPredicate = (input: unknown) => boolean;
 
 let shared: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
 
 function ajv(): Ajv2020 {
   // No coercion, no defaults: matching never changes the arguments the real tool or the stub sees.
-  shared ??= new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true });
+  shared ??= new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false });
   return shared;
 }
 
-/** Compiles a validated `match` once; `undefined` or `{}` matches any input. */
+/**
+ * Compiles a validated `match` once (and once per distinct `match` in the process, so sessions that share
+ * fixtures share validators); `undefined` or `{}` matches any input.
+ *
+ * ajv decides every match. In front of it sits a cheap necessary condition: each listed property must be
+ * present, and a top-level scalar `const` or `enum` must hold by `===`. With many rules for one tool, most
+ * rules fail there without paying for ajv's failure path.
+ */
 export function compileMatch(match: ToolStubMatch | undefined): InputPredicate {
   if (match === undefined || Object.keys(match).length === 0) return () => true;
-  const validate = ajv().compile({ type: "object", properties: match, required: Object.keys(match) });
-  return (input) => validate(input) === true;
+  const key = JSON.stringify(match);
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    validate = ajv().compile({ type: "object", properties: match, required: Object.keys(match) });
+    compiled.set(key, validate);
+  }
+  const full = validate;
+  const names = Object.keys(match);
+  const prefilters = names.map((name) => scalarPrefilter(name, match[name]));
+  return (input) => {
+    if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+    const record = input as Record<string, unknown>;
+    for (const prefilter of prefilters) if (!prefilter(record)) return false;
+    return full(input) === true;
+  };
+}
+
+/** The property is present, and equals the scalar `const` (or one of the `enum` values) when there is one. */
+function scalarPrefilter(name: string, schema: ToolStubMatch[string] | undefined): (record: Record<string, unknown>) => boolean {
+  if (schema !== null && typeof schema === "object") {
+    if ("const" in schema) {
+      const value = schema.const;
+      return (record) => record[name] === value && Object.hasOwn(record, name);
+    }
+    if (Array.isArray(schema.enum)) {
+      const values = schema.enum as readonly MatchScalar[];
+      return (record) => Object.hasOwn(record, name) && values.includes(record[name] as MatchScalar);
+    }
+  }
+  return (record) => Object.hasOwn(record, name);
 }

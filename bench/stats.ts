@@ -1,0 +1,23 @@
+/** The median of a list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Times `fn` `samples` times (after `warmup` runs) and returns each sample in nanoseconds per operation. */
+export async function sample(samples: number, warmup: number, operations: number, fn: () => unknown): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const results: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = process.hrtime.bigint();
+    await fn();
+    results.push(Number(process.hrtime.bigint() - started) / operations);
+  }
+  return results;
+}
+
+export function formatNs(ns: number): string {
+  if (ns >= 1000) return `${(ns / 1000).toFixed(2)} µs`;
+  return ns >= 10 ? `${ns.toFixed(0)} ns` : `${ns.toFixed(2)} ns`;
+}
