@@ -22,6 +22,8 @@ export interface CallContext {
   readonly turn: unknown;
   /** Adds a model call to the current turn (the mock model and the wire mock call it). */
   recordModelCall(call: ModelCall): void;
+  /** Records a problem that must fail the test even if the agent recovers (a wire responder that threw). */
+  recordViolation(message: string): void;
 }
 
 const storage = globalSingleton("callContext", () => new AsyncLocalStorage<CallContext>());

@@ -9,19 +9,25 @@ export interface ModelCallOrigin {
   readonly provider: string;
   readonly model: string;
   readonly streamed: boolean;
+  /** Prefix for derived tool-call ids (`call_`, `toolu_`). */
+  readonly idPrefix?: string;
 }
 
 /**
  * Asks the responder for a reply and records the call on the current turn (when a session turn is
  * running in this async context), failed calls included.
  */
-export async function respondAndRecord(responder: Responder, request: MockModelRequest, origin: ModelCallOrigin): Promise<ResolvedReply> {
+export async function respondAndRecord(responder: Responder, request: MockModelRequest, { idPrefix, ...origin }: ModelCallOrigin, onCall?: (call: ModelCall) => void): Promise<ResolvedReply> {
   const context = currentCallContext();
+  const record = (call: ModelCall) => {
+    context?.recordModelCall(call);
+    onCall?.(call);
+  };
   const startedAt = Date.now();
   const started = performance.now();
   try {
-    const reply = await responder.respond(request);
-    context?.recordModelCall({ ...origin, request, reply: { text: reply.text, toolCalls: reply.toolCalls }, usage: reply.usage, startedAt, durationMs: performance.now() - started });
+    const reply = await responder.respond(request, idPrefix);
+    record({ ...origin, request, reply: { text: reply.text, toolCalls: reply.toolCalls }, usage: reply.usage, startedAt, durationMs: performance.now() - started });
     return reply;
   } catch (error) {
     const failed: ModelCall = {
@@ -33,7 +39,7 @@ export async function respondAndRecord(responder: Responder, request: MockModelR
       durationMs: performance.now() - started,
       error: toTraceError(error),
     };
-    context?.recordModelCall(failed);
+    record(failed);
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import type { MockModelReply, MockModelRequest, ResolvedReply } from "./types.js
  * Validates a responder's reply against the request and fills in what it left out: tool-call ids that are
  * the same on every run, and a usage estimate.
  */
-export function resolveReply(reply: MockModelReply, request: MockModelRequest, callNumber: number): ResolvedReply {
+export function resolveReply(reply: MockModelReply, request: MockModelRequest, callNumber: number, idPrefix = "call_"): ResolvedReply {
   const response = typeof reply === "string" ? { text: reply } : reply;
   if (response === null || typeof response !== "object") {
     throw new TooltraceError(`mock model call ${callNumber}: the responder returned ${String(reply)}; return a string or { text?, toolCalls?, usage? }.`);
@@ -26,7 +26,7 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
       const list = [...offered].join(", ") || "no tools";
       throw new TooltraceError(`mock model call ${callNumber}: the responder called tool "${call.name}", but the agent offered ${list}. Call one of those, or offer "${call.name}" to the model.`);
     }
-    return { id: call.id ?? `call_${priorCalls + i + 1}`, name: call.name, input: call.input ?? {} };
+    return { id: call.id ?? `${idPrefix}${priorCalls + i + 1}`, name: call.name, input: call.input ?? {} };
   });
   const text = response.text ?? "";
   const replyCharacters = text.length + resolvedCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input).length, 0);

@@ -6,8 +6,11 @@ import type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest
 export interface Responder {
   readonly modelId: string;
   readonly provider: string;
-  /** Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out. */
-  respond(request: MockModelRequest): Promise<ResolvedReply>;
+  /**
+   * Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out.
+   * `idPrefix` shapes derived tool-call ids the way the provider does (`toolu_` for Anthropic).
+   */
+  respond(request: MockModelRequest, idPrefix?: string): Promise<ResolvedReply>;
   /** How many calls this responder has answered. */
   readonly calls: number;
 }
@@ -26,7 +29,7 @@ export function createResponder(input: MockModelInput | undefined): Responder {
     get calls() {
       return calls;
     },
-    async respond(request) {
+    async respond(request, idPrefix) {
       calls += 1;
       const callNumber = calls;
       let step: MockModelReply | MockModelResponder;
@@ -43,7 +46,7 @@ export function createResponder(input: MockModelInput | undefined): Responder {
         step = respond as MockModelReply | MockModelResponder;
       }
       const reply = typeof step === "function" ? await step(request) : step;
-      return resolveReply(reply, request, callNumber);
+      return resolveReply(reply, request, callNumber, idPrefix);
     },
   };
 }

@@ -91,7 +91,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
         : setTimeout(() => abort(new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms.`)), options.timeoutMs);
     try {
       const history = [...this.historyList];
-      const reply = await runInCallContext({ host: this, turn, recordModelCall: (call) => turn.modelCalls.push(call) }, () =>
+      const reply = await runInCallContext({ host: this, turn, recordModelCall: (call) => turn.modelCalls.push(call), recordViolation: (message) => this.recordViolation(message) }, () =>
         raceAbort(Promise.resolve().then(() => this.agent(message, { history, signal: controller.signal, turn })), controller.signal),
       );
       this.applyReply(turn, message, reply);

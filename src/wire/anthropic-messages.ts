@@ -1,0 +1,122 @@
+import { chunkText } from "../model/mock-model.js";
+import { parseMaybeJson, requestView } from "../model/request-view.js";
+import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
+import { asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
+
+interface Block {
+  type?: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+/** The Anthropic Messages API (`POST /v1/messages`), JSON and streaming. */
+export const anthropicMessages: WireCodec = {
+  api: "anthropic.messages",
+  idPrefix: "toolu_",
+
+  decode(raw) {
+    const body = asRecord(raw, "The request body");
+    if (typeof body.model !== "string") throw new WireRequestError("model: Field required");
+    if (!Array.isArray(body.messages)) throw new WireRequestError("messages: Field required");
+    const messages: MockModelMessage[] = [];
+    const system = contentText(body.system, ["text"]);
+    if (system !== "") messages.push({ role: "system", text: system });
+    const names = new Map<string, string>();
+    const toolResults: MockModelToolResult[] = [];
+    for (const [i, item] of body.messages.entries()) {
+      const message = asRecord(item, `messages.${i}`);
+      if (message.role !== "user" && message.role !== "assistant") throw new WireRequestError(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+      const blocks: Block[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? (message.content as Block[]) : [];
+      const calls = blocks.filter((block) => block.type === "tool_use").map((block) => ({ id: block.id ?? "", name: block.name ?? "", input: block.input }));
+      calls.forEach((call) => names.set(call.id, call.name));
+      const results: MockModelToolResult[] = blocks
+        .filter((block) => block.type === "tool_result")
+        .map((block) => {
+          const text = contentText(block.content, ["text"]);
+          return { id: block.tool_use_id ?? "", name: names.get(block.tool_use_id ?? "") ?? "", output: parseMaybeJson(text), isError: block.is_error === true };
+        });
+      // Anthropic carries tool results inside user messages; the view gives them their own `tool` message.
+      if (results.length > 0) {
+        toolResults.push(...results);
+        messages.push({ role: "tool", text: results.map((result) => (typeof result.output === "string" ? result.output : JSON.stringify(result.output))).join("\n"), toolResults: results });
+      }
+      const text = contentText(blocks, ["text"]);
+      if (text !== "" || calls.length > 0 || results.length === 0) {
+        messages.push({ role: message.role, text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+      }
+    }
+    const tools: MockModelTool[] = Array.isArray(body.tools)
+      ? (body.tools as { name?: string; description?: string; input_schema?: unknown; type?: string }[])
+          .filter((tool) => typeof tool.name === "string" && tool.input_schema !== undefined)
+          .map((tool) => ({ name: tool.name as string, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.input_schema }))
+      : [];
+    return { model: body.model, stream: body.stream === true, includeUsage: true, view: requestView(messages, tools, toolResults) };
+  },
+
+  encodeJson(reply, request, responseId) {
+    return {
+      id: responseId,
+      type: "message",
+      role: "assistant",
+      model: request.model,
+      content: contentBlocks(reply),
+      stop_reason: stopReason(reply),
+      stop_sequence: null,
+      usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    };
+  },
+
+  encodeStream(reply, request, responseId) {
+    const events = [
+      sse(
+        {
+          type: "message_start",
+          message: { id: responseId, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: reply.usage.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } },
+        },
+        "message_start",
+      ),
+      sse({ type: "ping" }, "ping"),
+    ];
+    let index = 0;
+    if (reply.text !== "") {
+      events.push(sse({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
+      for (const text of chunkText(reply.text)) events.push(sse({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
+      events.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
+      index += 1;
+    }
+    for (const call of reply.toolCalls) {
+      events.push(sse({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"));
+      for (const partial_json of chunkJson(JSON.stringify(call.input))) {
+        events.push(sse({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }, "content_block_delta"));
+      }
+      events.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
+      index += 1;
+    }
+    events.push(sse({ type: "message_delta", delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: { output_tokens: reply.usage.outputTokens } }, "message_delta"));
+    events.push(sse({ type: "message_stop" }, "message_stop"));
+    return events;
+  },
+
+  errorBody(kind, message) {
+    const type = kind === "invalid_request" ? "invalid_request_error" : kind === "not_found" ? "not_found_error" : "api_error";
+    return { type: "error", error: { type, message } };
+  },
+};
+
+function contentBlocks(reply: ResolvedReply) {
+  return [
+    ...(reply.text !== "" ? [{ type: "text", text: reply.text }] : []),
+    ...reply.toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.input })),
+  ];
+}
+
+function stopReason(reply: ResolvedReply): "tool_use" | "end_turn" {
+  return reply.toolCalls.length > 0 ? "tool_use" : "end_turn";
+}
+
+export type { DecodedRequest };

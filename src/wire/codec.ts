@@ -1,0 +1,67 @@
+import type { MockModelRequest, ResolvedReply } from "../model/types.js";
+
+/** The LLM APIs the wire mock speaks. */
+export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses";
+
+/** A request after decoding. */
+export interface DecodedRequest {
+  readonly model: string;
+  readonly stream: boolean;
+  /** OpenAI Chat: whether the client asked for the final usage chunk (`stream_options.include_usage`). */
+  readonly includeUsage: boolean;
+  readonly view: MockModelRequest;
+}
+
+/** The error kinds every provider has, mapped to its own status and shape. */
+export type WireErrorKind = "invalid_request" | "not_found" | "server";
+
+/** One provider API: decode its request, encode a reply as its JSON or its server-sent events. */
+export interface WireCodec {
+  readonly api: WireApi;
+  /** Prefix of derived tool-call ids. */
+  readonly idPrefix: string;
+  /** Throws {@link WireRequestError} when the body is not a valid request of this API. */
+  decode(body: unknown): DecodedRequest;
+  encodeJson(reply: ResolvedReply, request: DecodedRequest, responseId: string): unknown;
+  /** The stream as the provider sends it: whole server-sent events, in order, terminator included. */
+  encodeStream(reply: ResolvedReply, request: DecodedRequest, responseId: string): string[];
+  errorBody(kind: WireErrorKind, message: string): unknown;
+}
+
+/** The request is not a valid request of the API: answered with the provider's 400. */
+export class WireRequestError extends Error {
+  override readonly name = "WireRequestError";
+}
+
+/** HTTP status of each error kind (the same for the three APIs). */
+export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = { invalid_request: 400, not_found: 404, server: 500 };
+
+/** One server-sent event; `event` is omitted for data-only streams (OpenAI Chat). */
+export function sse(data: unknown, event?: string): string {
+  const payload = typeof data === "string" ? data : JSON.stringify(data);
+  return `${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`;
+}
+
+/** Reads a text-or-parts content field: a string, or an array whose text parts are joined. */
+export function contentText(content: unknown, textTypes: readonly string[]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part): part is { type: string; text: string } => part !== null && typeof part === "object" && textTypes.includes((part as { type?: string }).type ?? "") && typeof (part as { text?: unknown }).text === "string")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+/** Asserts a decoded field is an object record. */
+export function asRecord(value: unknown, what: string): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new WireRequestError(`${what} must be an object.`);
+  return value as Record<string, unknown>;
+}
+
+/** Splits a JSON argument string into a few deltas, as providers stream tool arguments. */
+export function chunkJson(json: string, size = 16): string[] {
+  if (json.length === 0) return [""];
+  const chunks: string[] = [];
+  for (let i = 0; i < json.length; i += size) chunks.push(json.slice(i, i + size));
+  return chunks;
+}

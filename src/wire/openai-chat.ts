@@ -1,0 +1,120 @@
+import { chunkText } from "../model/mock-model.js";
+import { parseMaybeJson, requestView } from "../model/request-view.js";
+import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
+import { asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
+
+interface ChatToolCall {
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
+
+/** OpenAI Chat Completions (`POST /v1/chat/completions`), JSON and streaming. */
+export const openaiChat: WireCodec = {
+  api: "openai.chat",
+  idPrefix: "call_",
+
+  decode(raw) {
+    const body = asRecord(raw, "The request body");
+    if (typeof body.model !== "string") throw new WireRequestError("you must provide a model parameter");
+    if (!Array.isArray(body.messages)) throw new WireRequestError("Missing required parameter: 'messages'.");
+    const messages: MockModelMessage[] = [];
+    const toolResults: MockModelToolResult[] = [];
+    const names = new Map<string, string>();
+    for (const [i, item] of body.messages.entries()) {
+      const message = asRecord(item, `messages[${i}]`);
+      const role = message.role;
+      if (typeof role !== "string" || !ROLES.has(role)) throw new WireRequestError(`Invalid value for 'messages[${i}].role'.`);
+      const text = contentText(message.content, ["text"]);
+      if (role === "tool") {
+        const id = typeof message.tool_call_id === "string" ? message.tool_call_id : "";
+        const result = { id, name: names.get(id) ?? "", output: parseMaybeJson(text), isError: false };
+        toolResults.push(result);
+        const previous = messages.at(-1);
+        // Consecutive tool messages answer one assistant turn: keep them together, as the other APIs do.
+        if (previous?.role === "tool" && previous.toolResults) {
+          messages[messages.length - 1] = { ...previous, text: `${previous.text}\n${text}`, toolResults: [...previous.toolResults, result] };
+        } else {
+          messages.push({ role: "tool", text, toolResults: [result] });
+        }
+        continue;
+      }
+      const calls = Array.isArray(message.tool_calls)
+        ? (message.tool_calls as ChatToolCall[]).map((call) => ({ id: call.id ?? "", name: call.function?.name ?? "", input: parseMaybeJson(call.function?.arguments ?? "{}") }))
+        : [];
+      calls.forEach((call) => names.set(call.id, call.name));
+      messages.push({ role: role === "developer" ? "system" : (role as MockModelMessage["role"]), text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    }
+    const tools: MockModelTool[] = Array.isArray(body.tools)
+      ? (body.tools as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[])
+          .filter((tool) => tool.type === "function" && typeof tool.function?.name === "string")
+          .map((tool) => ({ name: tool.function!.name!, ...(tool.function!.description ? { description: tool.function!.description } : {}), ...(tool.function!.parameters !== undefined ? { inputSchema: tool.function!.parameters } : {}) }))
+      : [];
+    const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+    return { model: body.model, stream: body.stream === true, includeUsage: streamOptions?.include_usage === true, view: requestView(messages, tools, toolResults) };
+  },
+
+  encodeJson(reply, request, responseId) {
+    return {
+      id: responseId,
+      object: "chat.completion",
+      created: CREATED,
+      model: request.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: reply.text === "" && reply.toolCalls.length > 0 ? null : reply.text,
+            refusal: null,
+            ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } })) } : {}),
+          },
+          logprobs: null,
+          finish_reason: finishReason(reply),
+        },
+      ],
+      usage: usage(reply),
+      system_fingerprint: null,
+    };
+  },
+
+  encodeStream(reply, request, responseId) {
+    const chunk = (delta: object, finish: string | null = null) =>
+      sse({ id: responseId, object: "chat.completion.chunk", created: CREATED, model: request.model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const events = [chunk({ role: "assistant", content: "", refusal: null })];
+    for (const content of reply.text === "" ? [] : chunkText(reply.text)) events.push(chunk({ content }));
+    reply.toolCalls.forEach((call, index) => {
+      events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+      for (const args of chunkJson(JSON.stringify(call.input))) events.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
+    });
+    events.push(chunk({}, finishReason(reply)));
+    if (request.includeUsage) {
+      events.push(sse({ id: responseId, object: "chat.completion.chunk", created: CREATED, model: request.model, system_fingerprint: null, choices: [], usage: usage(reply) }));
+    }
+    events.push(sse("[DONE]"));
+    return events;
+  },
+
+  errorBody(kind, message) {
+    const type = kind === "server" ? "server_error" : "invalid_request_error";
+    return { error: { message, type, param: null, code: kind === "not_found" ? "model_not_found" : null } };
+  },
+};
+
+/** A fixed creation time, so responses are the same on every run. */
+const CREATED = 1_700_000_000;
+
+function finishReason(reply: ResolvedReply): "tool_calls" | "stop" {
+  return reply.toolCalls.length > 0 ? "tool_calls" : "stop";
+}
+
+function usage(reply: ResolvedReply) {
+  return {
+    prompt_tokens: reply.usage.inputTokens,
+    completion_tokens: reply.usage.outputTokens,
+    total_tokens: reply.usage.totalTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}

@@ -1,0 +1,75 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createSession, type Agent } from "tooltrace";
+import { aiSdkAgent } from "tooltrace/ai-sdk";
+import { startLlmServer, type LlmServer } from "tooltrace/msw";
+import { anthropicAgent, openaiChatAgent, openaiResponsesAgent } from "../fixtures/sdk-agents.js";
+import { plainTaskTools } from "../fixtures/plain-task-tools.js";
+import { taskResponder } from "../fixtures/task-responder.js";
+import { createTaskService, taskStubs } from "../fixtures/tasks.js";
+
+let server: LlmServer;
+beforeAll(() => {
+  server = startLlmServer({ respond: taskResponder });
+});
+afterAll(() => server.close());
+
+// The official SDKs keep the `fetch` they found when constructed, so they are built after MSW starts.
+const openaiClient = () => new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+const anthropicClient = () => new Anthropic({ apiKey: "sk-ant-test", maxRetries: 0 });
+const aiOpenai = createOpenAI({ apiKey: "sk-test" });
+const aiAnthropic = createAnthropic({ apiKey: "sk-ant-test" });
+
+type Setup = () => { agent: Agent<never>; tools: Record<string, unknown>; provider: string };
+
+const raw = (make: (tools: ReturnType<typeof plainTaskTools>) => Agent<never>, provider: string): Setup => () => {
+  const taskTools = plainTaskTools();
+  return { agent: make(taskTools), tools: taskTools.tools, provider };
+};
+const viaAiSdk = (model: Parameters<typeof aiSdkAgent>[0]["model"], mode: "generate" | "stream", provider: string): Setup => () => {
+  const { tools } = createTaskService();
+  return { agent: aiSdkAgent({ model, tools, system: "You manage tasks.", mode }) as Agent<never>, tools, provider };
+};
+
+const cases: [string, Setup][] = [
+  ["openai SDK, chat completions", raw((t) => openaiChatAgent(openaiClient(), t, false) as Agent<never>, "openai.chat")],
+  ["openai SDK, chat completions, streaming", raw((t) => openaiChatAgent(openaiClient(), t, true) as Agent<never>, "openai.chat")],
+  ["openai SDK, responses", raw((t) => openaiResponsesAgent(openaiClient(), t, false) as Agent<never>, "openai.responses")],
+  ["openai SDK, responses, streaming", raw((t) => openaiResponsesAgent(openaiClient(), t, true) as Agent<never>, "openai.responses")],
+  ["anthropic SDK, messages", raw((t) => anthropicAgent(anthropicClient(), t, false) as Agent<never>, "anthropic.messages")],
+  ["anthropic SDK, messages, streaming", raw((t) => anthropicAgent(anthropicClient(), t, true) as Agent<never>, "anthropic.messages")],
+  ["AI SDK + @ai-sdk/openai (responses), generateText", viaAiSdk(aiOpenai("gpt-4.1"), "generate", "openai.responses")],
+  ["AI SDK + @ai-sdk/openai (responses), streamText", viaAiSdk(aiOpenai("gpt-4.1"), "stream", "openai.responses")],
+  ["AI SDK + @ai-sdk/openai (chat), generateText", viaAiSdk(aiOpenai.chat("gpt-4o-mini"), "generate", "openai.chat")],
+  ["AI SDK + @ai-sdk/openai (chat), streamText", viaAiSdk(aiOpenai.chat("gpt-4o-mini"), "stream", "openai.chat")],
+  ["AI SDK + @ai-sdk/anthropic, generateText", viaAiSdk(aiAnthropic("claude-sonnet-4-5"), "generate", "anthropic.messages")],
+  ["AI SDK + @ai-sdk/anthropic, streamText", viaAiSdk(aiAnthropic("claude-sonnet-4-5"), "stream", "anthropic.messages")],
+];
+
+describe.each(cases)("the tasks example over the wire: %s", (_name, setup) => {
+  test("stubbed tools, the mock model on the wire, the whole conversation", async () => {
+    const { agent, tools, provider } = setup();
+    const session = createSession({ agent, tools, stubs: taskStubs });
+
+    const first = await session.send("What tasks do I have?");
+    expect(first).toSucceed();
+    expect(first).toHaveCalledTool("list_tasks", { count: 1 });
+    expect(first).toHaveMessageIncluding("Buy milk");
+    expect(first.modelCalls.map((call) => call.provider)).toEqual([provider, provider]);
+    expect(first.modelCalls[0]?.request).toMatchObject({ lastUserMessage: "What tasks do I have?", userMessageCount: 1 });
+    expect(first.usage.totalTokens).toBe(first.modelCalls.reduce((sum, call) => sum + call.usage.totalTokens, 0));
+
+    const second = await session.send("Complete Buy milk, then list my remaining tasks.");
+    expect(second).toSucceed();
+    expect(second).toHaveCalledTool("complete_task", { input: { task_id: "milk" }, count: 1 });
+    expect(second).toHaveToolOrder(["complete_task", "list_tasks"]);
+    expect(second).toHaveMessageIncluding("Walk dog");
+    expect(second).toHaveMessageIncluding("Pay rent");
+    expect(second.modelCalls).toHaveLength(3);
+    expect(second.modelCalls[0]?.request).toMatchObject({ userMessageCount: 2, lastUserMessage: "Complete Buy milk, then list my remaining tasks." });
+    expect(session.unusedRuleIds()).toEqual([]);
+  });
+});
