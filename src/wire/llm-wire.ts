@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler } from "msw";
+import { http, HttpResponse, matchRequestUrl, type HttpHandler } from "msw";
 import { currentCallContext } from "../intercept/call-context.js";
 import { respondAndRecord } from "../model/record-model-call.js";
 import { createResponder, type Responder } from "../model/responder.js";
@@ -35,6 +35,8 @@ export interface LlmWire {
   /** Every model call answered, in order, also those made outside a session. */
   readonly calls: readonly ModelCall[];
   readonly responder: Responder;
+  /** Turns the handlers off: they let requests fall through to the server's other handlers. */
+  close(): void;
 }
 
 /**
@@ -54,21 +56,30 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
   const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
   const models = options.models ? new Set(options.models) : undefined;
   let responses = 0;
+  let open = true;
   const handlers: HttpHandler[] = [];
   for (const codec of CODECS) {
     if (!apis.has(codec.api)) continue;
     const own = codec.api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai;
-    const urls = new Set([own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, codec.api)));
-    for (const url of urls) {
-      handlers.push(
-        http.post(url, async ({ request }) => {
-          responses += 1;
-          return answer(codec, request, { responder, models, calls, responseNumber: responses });
-        }),
-      );
-    }
+    const urls = [...new Set([own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, codec.api)))];
+    // A predicate rather than a path: once closed, the handler does not match at all, so the request is
+    // the server's to handle (or to report as unhandled under the user's own policy).
+    const matches = ({ request }: { request: Request }) => open && urls.some((url) => matchRequestUrl(new URL(request.url), url).matches);
+    handlers.push(
+      http.post(matches, async ({ request }) => {
+        responses += 1;
+        return answer(codec, request, { responder, models, calls, responseNumber: responses });
+      }),
+    );
   }
-  return { handlers, calls, responder };
+  return {
+    handlers,
+    calls,
+    responder,
+    close: () => {
+      open = false;
+    },
+  };
 }
 
 interface AnswerState {

@@ -1,21 +1,47 @@
+import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
+import { TooltraceError } from "../errors.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./llm-wire.js";
 
-/** A running wire mock with its own MSW server. */
+/** Options of {@link startLlmServer}. */
+export interface LlmServerOptions extends LlmWireOptions {
+  /** Your own MSW server: the wire handlers are added to it instead of starting a second one. */
+  readonly server?: { use(...handlers: HttpHandler[]): void };
+}
+
+/** A running wire mock. */
 export interface LlmServer extends LlmWire {
-  /** Stops intercepting. Call it in `afterAll` (or use `await using`). */
+  /** Stops answering (and stops the MSW server, when this call started one). */
   close(): void;
   [Symbol.dispose](): void;
 }
 
 /**
- * Starts an MSW server that answers only the LLM APIs and lets every other request through untouched, so
- * it sits beside a user's own MSW server (whose `onUnhandledRequest` policy still applies to the rest).
+ * Starts answering the LLM APIs.
+ *
+ * With `{ server }`, the handlers join your MSW server (its `onUnhandledRequest` policy stays in force), and
+ * `close()` switches them off so requests fall through to your other handlers. Without it, tooltrace starts
+ * its own MSW server that answers only the LLM APIs and lets every other request through. MSW servers in one
+ * process share their interceptors, so a second server would fight the first: when one is already
+ * listening, this throws and says to pass it as `server`.
  */
-export function startLlmServer(options: LlmWireOptions = {}): LlmServer {
+export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const wire = llmWire(options);
+  if (options.server) {
+    options.server.use(...wire.handlers);
+    return { ...wire, [Symbol.dispose]: wire.close };
+  }
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("fetch-interceptor")] !== undefined) {
+    throw new TooltraceError(
+      "another MSW server is already listening in this process, and two servers would intercept the same requests. " +
+        "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
+    );
+  }
   const server = setupServer(...wire.handlers);
   server.listen({ onUnhandledRequest: "bypass" });
-  const close = () => server.close();
-  return { ...wire, calls: wire.calls, close, [Symbol.dispose]: close };
+  const close = () => {
+    wire.close();
+    server.close();
+  };
+  return { ...wire, close, [Symbol.dispose]: close };
 }

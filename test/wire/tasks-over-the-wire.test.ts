@@ -24,6 +24,8 @@ const aiOpenai = createOpenAI({ apiKey: "sk-test" });
 const aiAnthropic = createAnthropic({ apiKey: "sk-ant-test" });
 
 type Setup = () => { agent: Agent<never>; tools: Record<string, unknown>; provider: string };
+/** Each agent keeps history in its own SDK's message type; the session does not look inside it. */
+const opaque = <T>(agent: Agent<T>) => agent as unknown as Agent<never>;
 
 const raw = (make: (tools: ReturnType<typeof plainTaskTools>) => Agent<never>, provider: string): Setup => () => {
   const taskTools = plainTaskTools();
@@ -31,16 +33,16 @@ const raw = (make: (tools: ReturnType<typeof plainTaskTools>) => Agent<never>, p
 };
 const viaAiSdk = (model: Parameters<typeof aiSdkAgent>[0]["model"], mode: "generate" | "stream", provider: string): Setup => () => {
   const { tools } = createTaskService();
-  return { agent: aiSdkAgent({ model, tools, system: "You manage tasks.", mode }) as Agent<never>, tools, provider };
+  return { agent: opaque(aiSdkAgent({ model, tools, system: "You manage tasks.", mode })), tools, provider };
 };
 
 const cases: [string, Setup][] = [
-  ["openai SDK, chat completions", raw((t) => openaiChatAgent(openaiClient(), t, false) as Agent<never>, "openai.chat")],
-  ["openai SDK, chat completions, streaming", raw((t) => openaiChatAgent(openaiClient(), t, true) as Agent<never>, "openai.chat")],
-  ["openai SDK, responses", raw((t) => openaiResponsesAgent(openaiClient(), t, false) as Agent<never>, "openai.responses")],
-  ["openai SDK, responses, streaming", raw((t) => openaiResponsesAgent(openaiClient(), t, true) as Agent<never>, "openai.responses")],
-  ["anthropic SDK, messages", raw((t) => anthropicAgent(anthropicClient(), t, false) as Agent<never>, "anthropic.messages")],
-  ["anthropic SDK, messages, streaming", raw((t) => anthropicAgent(anthropicClient(), t, true) as Agent<never>, "anthropic.messages")],
+  ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],
+  ["openai SDK, chat completions, streaming", raw((t) => opaque(openaiChatAgent(openaiClient(), t, true)), "openai.chat")],
+  ["openai SDK, responses", raw((t) => opaque(openaiResponsesAgent(openaiClient(), t, false)), "openai.responses")],
+  ["openai SDK, responses, streaming", raw((t) => opaque(openaiResponsesAgent(openaiClient(), t, true)), "openai.responses")],
+  ["anthropic SDK, messages", raw((t) => opaque(anthropicAgent(anthropicClient(), t, false)), "anthropic.messages")],
+  ["anthropic SDK, messages, streaming", raw((t) => opaque(anthropicAgent(anthropicClient(), t, true)), "anthropic.messages")],
   ["AI SDK + @ai-sdk/openai (responses), generateText", viaAiSdk(aiOpenai("gpt-4.1"), "generate", "openai.responses")],
   ["AI SDK + @ai-sdk/openai (responses), streamText", viaAiSdk(aiOpenai("gpt-4.1"), "stream", "openai.responses")],
   ["AI SDK + @ai-sdk/openai (chat), generateText", viaAiSdk(aiOpenai.chat("gpt-4o-mini"), "generate", "openai.chat")],

@@ -1,0 +1,130 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText } from "ai";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import OpenAI from "openai";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createSession } from "tooltrace";
+import { llmWire, startLlmServer } from "tooltrace/msw";
+
+// The user's own MSW server, strict about unhandled requests, with its own API mock.
+const userServer = setupServer(http.get("https://api.example.com/weather", () => HttpResponse.json({ temp: 21 })));
+const unhandled: string[] = [];
+beforeAll(() => userServer.listen({ onUnhandledRequest: (request) => void unhandled.push(request.url) }));
+afterEach(() => {
+  userServer.resetHandlers();
+  unhandled.length = 0;
+});
+afterAll(() => userServer.close());
+
+describe("beside the user's own MSW server", () => {
+  test("the wire handlers join the user's server with server.use", async () => {
+    const wire = llmWire({ respond: "from the wire" });
+    userServer.use(...wire.handlers);
+    const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    expect(completion.choices[0]?.message.content).toBe("from the wire");
+    expect(await (await fetch("https://api.example.com/weather")).json()).toEqual({ temp: 21 });
+    expect(wire.calls).toHaveLength(1);
+    expect(unhandled).toEqual([]);
+  });
+
+  test("startLlmServer({ server }) joins the user's server; each request is answered once; close() lets requests fall through", async () => {
+    const llm = startLlmServer({ respond: "from the llm server", server: userServer });
+    const client = new Anthropic({ apiKey: "sk-ant-test", maxRetries: 0 });
+    const message = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
+    expect(message.content).toEqual([{ type: "text", text: "from the llm server" }]);
+    expect(llm.calls).toHaveLength(1);
+    expect(llm.responder.calls).toBe(1);
+    expect(await (await fetch("https://api.example.com/weather")).json()).toEqual({ temp: 21 });
+    await fetch("https://api.example.com/unmocked").catch(() => undefined);
+    expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
+    llm.close();
+    await fetch("https://api.anthropic.com/v1/messages", { method: "POST", body: "{}" }).catch(() => undefined);
+    expect(unhandled).toEqual(["https://api.example.com/unmocked", "https://api.anthropic.com/v1/messages"]);
+  });
+
+  test("a second MSW server would fight the user's: startLlmServer() refuses and says what to do", () => {
+    expect(() => startLlmServer()).toThrow(/another MSW server is already listening.*startLlmServer\(\{ server \}\)/s);
+  });
+});
+
+describe("base URLs", () => {
+  test("a gateway base URL and an Azure-style deployment path", async () => {
+    const wire = llmWire({ respond: ({ lastUserMessage }) => `echo ${lastUserMessage}`, baseUrls: ["http://127.0.0.1:4010/llm-gateway", "https://acme.openai.azure.com/openai/deployments/*"] });
+    userServer.use(...wire.handlers);
+    const gatewayOpenai = new OpenAI({ apiKey: "k", baseURL: "http://127.0.0.1:4010/llm-gateway", maxRetries: 0 });
+    expect((await gatewayOpenai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "one" }] })).choices[0]?.message.content).toBe("echo one");
+    const gatewayAnthropic = new Anthropic({ apiKey: "k", baseURL: "http://127.0.0.1:4010/llm-gateway", maxRetries: 0 });
+    expect((await gatewayAnthropic.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "two" }] })).content).toEqual([{ type: "text", text: "echo two" }]);
+    const azure = createOpenAI({ apiKey: "k", baseURL: "https://acme.openai.azure.com/openai/deployments/my-gpt" });
+    const result = await generateText({ model: azure.chat("my-gpt"), prompt: "three" });
+    expect(result.text).toBe("echo three");
+    expect(wire.calls.map((call) => call.model)).toEqual(["m", "m", "my-gpt"]);
+  });
+});
+
+describe("errors in the provider's own shape", () => {
+  test("an unknown model is the provider's 404, which the SDKs raise as NotFoundError", async () => {
+    userServer.use(...llmWire({ models: ["gpt-4o", "claude-sonnet-4-5"] }).handlers);
+    const openai = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+    const openaiError = await openai.chat.completions.create({ model: "gpt-9", messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    expect(openaiError).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((openaiError as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("model_not_found");
+    const anthropic = new Anthropic({ apiKey: "k", maxRetries: 0 });
+    const anthropicError = await anthropic.messages.create({ model: "claude-9", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    expect(anthropicError).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((anthropicError as InstanceType<typeof Anthropic.NotFoundError>).error).toEqual({ type: "error", error: { type: "not_found_error", message: "model: claude-9" } });
+    expect((await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] })).choices[0]?.message.content).toBe("Mock response");
+  });
+
+  test("malformed JSON is a 400 invalid_request_error", async () => {
+    userServer.use(...llmWire().handlers);
+    const openaiResponse = await fetch("https://api.openai.com/v1/responses", { method: "POST", body: "{not json" });
+    expect(openaiResponse.status).toBe(400);
+    expect(await openaiResponse.json()).toMatchObject({ error: { type: "invalid_request_error" } });
+    const anthropicResponse = await fetch("https://api.anthropic.com/v1/messages", { method: "POST", body: JSON.stringify({ model: "m", messages: "nope" }) });
+    expect(anthropicResponse.status).toBe(400);
+    expect(await anthropicResponse.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "messages: Field required" } });
+  });
+
+  test("a responder that throws is a 500 in the provider's shape, not retried, and fails the test through the session", async () => {
+    const wire = llmWire({ respond: () => { throw new Error("responder exploded"); } });
+    userServer.use(...wire.handlers);
+    // The SDK's default retries stay on: `x-should-retry: false` must stop them.
+    const client = new OpenAI({ apiKey: "sk-test" });
+    const session = createSession({
+      agent: async () => {
+        try {
+          await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] });
+          return "no error";
+        } catch (error) {
+          return `recovered from ${(error as InstanceType<typeof OpenAI.InternalServerError>).status}`;
+        }
+      },
+    });
+    const turn = await session.send("go");
+    expect(turn.text).toBe("recovered from 500");
+    expect(wire.responder.calls).toBe(1);
+    expect(turn.modelCalls[0]?.error).toEqual({ name: "Error", message: "responder exploded" });
+    expect(turn).not.toSucceed();
+    expect(session.takeViolations()).toEqual(["the mock model failed on the openai.chat wire (answered 500): responder exploded"]);
+  });
+
+  test("a tool the agent did not offer fails with a message naming both", async () => {
+    const wire = llmWire({ respond: () => ({ toolCalls: [{ name: "delete_everything" }] }) });
+    userServer.use(...wire.handlers);
+    const client = new Anthropic({ apiKey: "k", maxRetries: 0 });
+    const error = await client.messages
+      .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }], tools: [{ name: "list_tasks", input_schema: { type: "object" } }] })
+      .then(() => undefined, (e: unknown) => e as InstanceType<typeof Anthropic.InternalServerError>);
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    if (!error) return;
+    expect(error.status).toBe(500);
+    expect((error.error as { error: { type: string; message: string } }).error).toMatchObject({
+      type: "api_error",
+      message: expect.stringContaining('the responder called tool "delete_everything", but the agent offered list_tasks'),
+    });
+  });
+});
