@@ -6,6 +6,9 @@ import { toHaveNoFailedActions } from "./to-have-no-failed-actions.js";
 import { toHaveToolOrder } from "./to-have-tool-order.js";
 import { toHaveUsedNoTools } from "./to-have-used-no-tools.js";
 import { toSucceed } from "./to-succeed.js";
+import { toHaveModelCalls } from "./to-have-model-calls.js";
+import { toHaveOfferedTool } from "./to-have-offered-tool.js";
+import { toHaveUsageAtMost } from "./to-have-usage-at-most.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
 export const matchers = {
@@ -17,4 +20,7 @@ export const matchers = {
   toHaveNoFailedActions,
   toHaveUsedNoTools,
   toHaveAtMostToolCalls,
+  toHaveModelCalls,
+  toHaveUsageAtMost,
+  toHaveOfferedTool,
 };

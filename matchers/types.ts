@@ -1,6 +1,8 @@
 import type { CalledToolOptions } from "./to-have-called-tool.js";
 import type { FailedActionOptions } from "./to-have-failed-action.js";
 import type { ToolOrderEntry } from "./to-have-tool-order.js";
+import type { CountExpectation } from "./lib/count.js";
+import type { UsageLimit } from "./to-have-usage-at-most.js";
 
 /**
  * The matchers as `expect(x)` sees them, for type augmentation. `R` is what each returns
@@ -23,4 +25,10 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveUsedNoTools(): R;
   /** At most `max` tool calls (of `tool`, when given). */
   toHaveAtMostToolCalls(max: number, tool?: string): R;
+  /** The model was called this many times (exact or predicate; default at least once). */
+  toHaveModelCalls(count?: CountExpectation): R;
+  /** Token usage within the limit: a number of total tokens, or per count. */
+  toHaveUsageAtMost(limit: UsageLimit): R;
+  /** Some model call was offered this tool. */
+  toHaveOfferedTool(name: string): R;
 }

@@ -17,10 +17,7 @@ export interface Responder {
 
 /** Builds a {@link Responder} from anything `mockModel()` accepts. */
 export function createResponder(input: MockModelInput | undefined): Responder {
-  const options: MockModelOptions =
-    input === undefined || typeof input === "string" || typeof input === "function" || Array.isArray(input)
-      ? { respond: input as MockModelOptions["respond"] }
-      : (input as MockModelOptions);
+  const options: MockModelOptions = isOptions(input) ? input : { respond: input as MockModelOptions["respond"] };
   const respond = options.respond ?? "Mock response";
   let calls = 0;
   return {
@@ -49,4 +46,10 @@ export function createResponder(input: MockModelInput | undefined): Responder {
       return resolveReply(reply, request, callNumber, idPrefix);
     },
   };
+}
+
+/** An object is options unless it reads as a reply (`text`, `toolCalls`, `usage`). */
+function isOptions(input: MockModelInput | undefined): input is MockModelOptions {
+  if (input === undefined || input === null || typeof input !== "object" || Array.isArray(input)) return false;
+  return !("text" in input || "toolCalls" in input || "usage" in input);
 }

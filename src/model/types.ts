@@ -72,7 +72,7 @@ export type MockModelReply = string | MockModelResponse;
 export type MockModelResponder = (request: MockModelRequest) => MockModelReply | Promise<MockModelReply>;
 
 /** What `mockModel()` accepts: a static reply, a responder, a script of replies (one per call), or options. */
-export type MockModelInput = string | MockModelResponder | readonly (MockModelReply | MockModelResponder)[] | MockModelOptions;
+export type MockModelInput = MockModelReply | MockModelResponder | readonly (MockModelReply | MockModelResponder)[] | MockModelOptions;
 
 /** Options of `mockModel({ ... })`. */
 export interface MockModelOptions {
@@ -80,8 +80,8 @@ export interface MockModelOptions {
   readonly modelId?: string;
   /** The provider id agents and traces see. Default `tooltrace`. */
   readonly provider?: string;
-  /** The reply, responder or script. Default `"Mock response"`. */
-  readonly respond?: string | MockModelResponder | readonly (MockModelReply | MockModelResponder)[];
+  /** The reply (repeated on every call), responder or script. Default `"Mock response"`. */
+  readonly respond?: MockModelReply | MockModelResponder | readonly (MockModelReply | MockModelResponder)[];
 }
 
 /** A reply after validation: ids derived, usage estimated. */

@@ -107,7 +107,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
   private applyReply(turn: TurnRecord, message: string, reply: AgentReply<TMessage>): void {
     if (typeof reply === "string") {
       turn.text = reply;
-      turn.assistantTexts = reply === "" ? [] : [reply];
+      turn.assistantTexts = textsOf(turn, reply);
       this.historyList.push({ role: "user", content: message } as TMessage, { role: "assistant", content: reply } as TMessage);
       return;
     }
@@ -115,7 +115,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
       throw new TooltraceError(`the agent returned ${String(reply)}; an agent returns the reply text or { text, messages? }.`);
     }
     turn.text = reply.text;
-    turn.assistantTexts = [...(reply.assistantTexts ?? (reply.text === "" ? [] : [reply.text]))];
+    turn.assistantTexts = [...(reply.assistantTexts ?? textsOf(turn, reply.text))];
     if (reply.usage) {
       const inputTokens = reply.usage.inputTokens ?? 0;
       const outputTokens = reply.usage.outputTokens ?? 0;
@@ -200,6 +200,13 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
   [Symbol.dispose](): void {
     this.close();
   }
+}
+
+/** Assistant texts the agent did not list itself: the traced model replies' texts, then the final text. */
+function textsOf(turn: TurnRecord, final: string): string[] {
+  const texts = turn.modelCalls.map((call) => call.reply.text).filter((text) => text !== "");
+  if (final !== "" && texts.at(-1) !== final) texts.push(final);
+  return texts;
 }
 
 function callIdFrom(options: unknown): string | undefined {

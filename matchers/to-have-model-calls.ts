@@ -1,0 +1,16 @@
+import { checkCount, countMatches, describeCount, type CountExpectation } from "./lib/count.js";
+import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
+import { formatModelCalls } from "./lib/model-calls.js";
+import { notATrace, readTrace } from "./lib/read-trace.js";
+
+/** The turn (or session) made this many model calls: a number is exact, a function a predicate; default at least one. */
+export function toHaveModelCalls(this: MatcherContext, received: unknown, count?: CountExpectation): MatcherResult {
+  const expected = checkCount("toHaveModelCalls", count);
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveModelCalls (a turn or a session)", received) };
+  const n = trace.turns.reduce((sum, turn) => sum + turn.modelCalls.length, 0);
+  return {
+    pass: countMatches(expected, n),
+    message: () => [hint(this, "toHaveModelCalls"), "", `Expected: ${this.isNot ? "not " : ""}model called ${describeCount(expected)}`, `Received: ${n} model call${n === 1 ? "" : "s"}`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+  };
+}

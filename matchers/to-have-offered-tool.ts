@@ -1,0 +1,16 @@
+import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
+import { formatModelCalls, offeredTools } from "./lib/model-calls.js";
+import { notATrace, readTrace } from "./lib/read-trace.js";
+
+/** Some model call of the turn (or session) was offered the tool. */
+export function toHaveOfferedTool(this: MatcherContext, received: unknown, name: string): MatcherResult {
+  if (typeof name !== "string" || name === "") throw new TypeError("[tooltrace] toHaveOfferedTool(name): pass the tool's name.");
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveOfferedTool (a turn or a session)", received) };
+  const calls = trace.turns.flatMap((turn) => turn.modelCalls);
+  const offering = calls.filter((call) => offeredTools(call).includes(name)).length;
+  return {
+    pass: offering > 0,
+    message: () => [hint(this, "toHaveOfferedTool"), "", `Expected: ${this.isNot ? "no" : "a"} model call offered "${name}"`, `Received: ${offering} of ${calls.length} model calls offered it`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+  };
+}

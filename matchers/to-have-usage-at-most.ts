@@ -1,0 +1,29 @@
+import type { Usage } from "../src/trace/types.js";
+import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
+import { formatModelCalls } from "./lib/model-calls.js";
+import { notATrace, readTrace } from "./lib/read-trace.js";
+
+/** A token budget: a number limits `totalTokens`; an object limits each count it names. */
+export type UsageLimit = number | Partial<Usage>;
+
+const KEYS = ["inputTokens", "outputTokens", "totalTokens"] as const;
+
+/** The turn's (or session's) token usage stays within the limit. */
+export function toHaveUsageAtMost(this: MatcherContext, received: unknown, limit: UsageLimit): MatcherResult {
+  const limits: Partial<Usage> = typeof limit === "number" ? { totalTokens: limit } : limit;
+  if (limits === null || typeof limits !== "object" || Object.keys(limits).some((key) => !KEYS.includes(key as (typeof KEYS)[number]))) {
+    throw new TypeError("[tooltrace] toHaveUsageAtMost(limit): pass a number of total tokens or { inputTokens?, outputTokens?, totalTokens? }.");
+  }
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveUsageAtMost (a turn or a session)", received) };
+  const usage = trace.turns.reduce(
+    (sum, turn) => ({ inputTokens: sum.inputTokens + turn.usage.inputTokens, outputTokens: sum.outputTokens + turn.usage.outputTokens, totalTokens: sum.totalTokens + turn.usage.totalTokens }),
+    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  );
+  const over = KEYS.filter((key) => limits[key] !== undefined && usage[key] > (limits[key] as number));
+  const describe = (u: Partial<Usage>) => KEYS.filter((key) => u[key] !== undefined).map((key) => `${key} ${u[key]}`).join(", ");
+  return {
+    pass: over.length === 0,
+    message: () => [hint(this, "toHaveUsageAtMost"), "", `Expected: ${this.isNot ? "more than" : "at most"} ${describe(limits)}`, `Received: ${describe(usage)}`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+  };
+}
