@@ -33,7 +33,11 @@ export interface MockModelV2Options extends MockModelOptions {
  * ```
  */
 export function mockModel(input?: MockModelInput): LanguageModelV3;
-export function mockModel(input: MockModelV2Options): LanguageModelV2;
+/**
+ * The same model for `ai@5` (specification v2). ai@5 ships its own copy of the provider types; name its
+ * model type so the result fits it exactly: `mockModel<LanguageModel>({ specificationVersion: "v2", ... })`.
+ */
+export function mockModel<TModel = LanguageModelV2>(input: MockModelV2Options): TModel;
 export function mockModel(input?: MockModelInput | MockModelV2Options): LanguageModelV3 | LanguageModelV2 {
   const responder = createResponder(input);
   const v2 = input !== null && typeof input === "object" && !Array.isArray(input) && (input as Partial<MockModelV2Options>).specificationVersion === "v2";
