@@ -1,7 +1,12 @@
-import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
+import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
+import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
+import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
 
-const overhead = await stubOverhead();
-console.log(reportStubOverhead(overhead));
+console.log(`node ${process.version}\n`);
+console.log(reportStubOverhead(await stubOverhead()));
 const memory = await sessionMemory();
-console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap`);
+console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap\n`);
+console.log(reportModelTurn(await modelTurn()));
+console.log();
+console.log(reportWireCompletion(await wireCompletion()));

@@ -64,9 +64,10 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
     const urls = [...new Set([own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, codec.api)))];
     // A predicate rather than a path: once closed, the handler does not match at all, so the request is
     // the server's to handle (or to report as unhandled under the user's own policy).
-    const matches = ({ request }: { request: Request }) => open && urls.some((url) => matchRequestUrl(new URL(request.url), url).matches);
+    const matches = urlMatcher(urls);
+    const predicate = ({ request }: { request: Request }) => open && matches(request.url);
     handlers.push(
-      http.post(matches, async ({ request }) => {
+      http.post(predicate, async ({ request }) => {
         responses += 1;
         return answer(codec, request, { responder, models, calls, responseNumber: responses });
       }),
@@ -96,8 +97,10 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
   } catch {
     return error(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
   }
-  const deployment = /\/deployments\/([^/]+)\//.exec(new URL(request.url).pathname)?.[1];
-  if (deployment && body !== null && typeof body === "object" && !("model" in body)) body = { ...body, model: decodeURIComponent(deployment) };
+  if (body !== null && typeof body === "object" && !("model" in body)) {
+    const deployment = /\/deployments\/([^/]+)\//.exec(new URL(request.url).pathname)?.[1];
+    if (deployment) body = { ...body, model: decodeURIComponent(deployment) };
+  }
   let decoded;
   try {
     decoded = codec.decode(body);
@@ -122,7 +125,7 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
     return error(codec, "server", message);
   }
   const id = responseId(codec, state.responseNumber);
-  if (!decoded.stream) return HttpResponse.json(codec.encodeJson(reply, decoded, id) as Record<string, unknown>, { headers: providerHeaders(codec) });
+  if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec));
   const encoder = new TextEncoder();
   const events = codec.encodeStream(reply, decoded, id);
   const stream = new ReadableStream<Uint8Array>({
@@ -136,7 +139,11 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
 
 function error(codec: WireCodec, kind: WireErrorKind, message: string): Response {
   // `x-should-retry: false` stops the official SDKs from retrying a mock's deliberate error.
-  return HttpResponse.json(codec.errorBody(kind, message) as Record<string, unknown>, { status: ERROR_STATUS[kind], headers: { ...providerHeaders(codec), "x-should-retry": "false" } });
+  return jsonResponse(codec.errorBody(kind, message), ERROR_STATUS[kind], { ...providerHeaders(codec), "x-should-retry": "false" });
+}
+
+function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
+  return new HttpResponse(JSON.stringify(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 function providerHeaders(codec: WireCodec): Record<string, string> {
@@ -148,6 +155,18 @@ function responseId(codec: WireCodec, n: number): string {
   if (codec.api === "anthropic.messages") return `msg_tooltrace${serial}`;
   if (codec.api === "openai.chat") return `chatcmpl-tooltrace${serial}`;
   return `resp_tooltrace${serial}`;
+}
+
+/** Exact URLs compare as strings (query ignored); patterns with `*` or `:param` go through MSW's matcher. */
+function urlMatcher(urls: readonly string[]): (url: string) => boolean {
+  const exact = new Set(urls.filter((url) => !/[*]|\/:/.test(url.replace(/^\w+:\/\/[^/]*/, ""))));
+  const patterns = urls.filter((url) => !exact.has(url));
+  return (url) => {
+    const query = url.search(/[?#]/);
+    const bare = query === -1 ? url : url.slice(0, query);
+    if (exact.has(bare)) return true;
+    return patterns.length > 0 && patterns.some((pattern) => matchRequestUrl(new URL(url), pattern).matches);
+  };
 }
 
 function isResponder(value: unknown): value is Responder {

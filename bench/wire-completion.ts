@@ -1,0 +1,67 @@
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { llmWire } from "../src/wire/index.js";
+import { formatNs, median } from "./stats.js";
+
+const REQUESTS_PER_SAMPLE = 200;
+const SAMPLES = 30;
+const URL_ = "https://api.openai.com/v1/chat/completions";
+const body = JSON.stringify({
+  model: "gpt-4o-mini",
+  messages: [
+    { role: "system", content: "You manage tasks." },
+    { role: "user", content: "What tasks do I have?" },
+  ],
+  tools: [{ type: "function", function: { name: "list_tasks", description: "List tasks.", parameters: { type: "object", properties: {} } } }],
+});
+
+async function requests(): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < REQUESTS_PER_SAMPLE; i++) {
+    const response = await fetch(URL_, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const json = (await response.json()) as { choices: { message: { content: string } }[] };
+    if (json.choices[0]?.message.content !== "You have 2 tasks.") throw new Error("unexpected completion");
+  }
+  return Number(process.hrtime.bigint() - started) / REQUESTS_PER_SAMPLE;
+}
+
+/**
+ * A chat completion through the wire mock (decode the request, run the responder, encode the provider's
+ * JSON) against a bare MSW handler that returns the same bytes.
+ */
+export async function wireCompletion() {
+  const wire = llmWire({ respond: { text: "You have 2 tasks.", usage: { inputTokens: 20, outputTokens: 5 } } });
+  const server = setupServer();
+  server.listen({ onUnhandledRequest: "error" });
+  try {
+    server.resetHandlers(...wire.handlers);
+    const sample = await (await fetch(URL_, { method: "POST", body })).text();
+    const bare = [http.post(URL_, () => new HttpResponse(sample, { headers: { "content-type": "application/json" } }))];
+    const ours: number[] = [];
+    const baseline: number[] = [];
+    // Alternate which runs first (ABBA), so warm-up and drift do not favour either side.
+    const run = async (handlers: Parameters<typeof server.resetHandlers>) => {
+      server.resetHandlers(...handlers);
+      return requests();
+    };
+    for (let i = 0; i < SAMPLES + 4; i++) {
+      const oursFirst = i % 2 === 0;
+      const first = await run(oursFirst ? wire.handlers : bare);
+      const second = await run(oursFirst ? bare : wire.handlers);
+      if (i < 4) continue;
+      ours.push(oursFirst ? first : second);
+      baseline.push(oursFirst ? second : first);
+    }
+    return { oursNs: median(ours), baselineNs: median(baseline) };
+  } finally {
+    server.close();
+  }
+}
+
+export function reportWireCompletion(result: Awaited<ReturnType<typeof wireCompletion>>): string {
+  return [
+    `chat completion through the wire mock:        median ${formatNs(result.oursNs)} per request`,
+    `same bytes from a bare MSW handler (baseline): median ${formatNs(result.baselineNs)} per request`,
+    `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
+  ].join("\n");
+}
