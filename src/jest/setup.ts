@@ -5,7 +5,7 @@
  */
 import { matchers } from "../../matchers/all.js";
 import { setActiveScope, TestScope } from "../session/scope.js";
-import { finishTest } from "../vitest/finish-test.js";
+import { finishTest } from "../session/finish-test.js";
 import "./augment.js";
 
 interface JestGlobals {

@@ -1,5 +1,5 @@
 import type { TooltraceMatchers } from "../../matchers/types.js";
-import type { TooltraceTaskMeta } from "./task-meta.js";
+import type { TooltraceTaskMeta } from "../session/test-report.js";
 import type { TooltracePluginOptions } from "./options.js";
 
 declare module "vitest" {

@@ -6,7 +6,7 @@
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
 import { runInScope, setActiveScope, TestScope } from "../session/scope.js";
-import { finishTest } from "./finish-test.js";
+import { finishTest } from "../session/finish-test.js";
 import "./augment.js";
 
 vitest.expect.extend(matchers);

@@ -1,7 +1,7 @@
 import { PREFIX } from "../errors.js";
-import type { TestScope } from "../session/scope.js";
-import type { UnusedRulesPolicy } from "../session/types.js";
-import { toJsonSafe, type TooltraceTaskMeta } from "./task-meta.js";
+import type { TestScope } from "./scope.js";
+import type { UnusedRulesPolicy } from "./types.js";
+import { toJsonSafe, type TooltraceTaskMeta } from "./test-report.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {

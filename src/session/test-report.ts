@@ -1,6 +1,6 @@
 import type { Turn } from "../trace/types.js";
 
-/** What the plugin puts on `task.meta.tooltrace` for reporters. */
+/** What a test leaves for reporters: the Vitest plugin puts it on `task.meta.tooltrace`. */
 export interface TooltraceTaskMeta {
   readonly sessions: readonly {
     readonly name: string;
