@@ -23,48 +23,30 @@ export async function stubOverhead() {
   });
 
   const tools = { complete_task: (input: { task_id: string }) => input.task_id.length > 0 };
-  const stubbed = await sample(SAMPLES, 5, CALLS_PER_SAMPLE, async () => {
-    let elapsed = 0n;
+  const loop: number[] = [];
+  const whole: number[] = [];
+  for (let s = 0; s < SAMPLES + 5; s++) {
+    const started = process.hrtime.bigint();
+    let loopNs = 0;
     const session = createSession({
       tools,
       stubs,
       unusedRules: "ignore",
       agent: () => {
-        const started = process.hrtime.bigint();
-        let sink = 0;
-        for (let i = 0; i < CALLS_PER_SAMPLE; i++) if (tools.complete_task({ task_id: "milk" })) sink++;
-        elapsed = process.hrtime.bigint() - started;
-        return String(sink);
+        const loopStarted = process.hrtime.bigint();
+        for (let i = 0; i < CALLS_PER_SAMPLE; i++) tools.complete_task({ task_id: "milk" });
+        loopNs = Number(process.hrtime.bigint() - loopStarted);
+        return "";
       },
     });
     const turn = await session.send("go");
     session.close();
     if (turn.toolCalls.length !== CALLS_PER_SAMPLE || turn.toolCalls[0]?.answeredBy?.kind !== "stub") throw new Error("benchmark did not stub every call");
-    return elapsed;
-  });
-  // The stubbed samples time the whole session; re-time only the loop for a fair per-call figure.
-  const loopOnly = await loopTimes(tools);
-  return { baselineNs: median(baseline), stubbedNs: median(loopOnly), wholeSessionNs: median(stubbed) };
-}
-
-async function loopTimes(tools: { complete_task: (input: { task_id: string }) => boolean }): Promise<number[]> {
-  const times: number[] = [];
-  for (let s = 0; s < SAMPLES + 5; s++) {
-    const session = createSession({
-      tools,
-      stubs,
-      unusedRules: "ignore",
-      agent: () => {
-        const started = process.hrtime.bigint();
-        for (let i = 0; i < CALLS_PER_SAMPLE; i++) tools.complete_task({ task_id: "milk" });
-        if (s >= 5) times.push(Number(process.hrtime.bigint() - started) / CALLS_PER_SAMPLE);
-        return "";
-      },
-    });
-    await session.send("go");
-    session.close();
+    if (s < 5) continue;
+    loop.push(loopNs / CALLS_PER_SAMPLE);
+    whole.push(Number(process.hrtime.bigint() - started) / CALLS_PER_SAMPLE);
   }
-  return times;
+  return { baselineNs: median(baseline), stubbedNs: median(loop), wholeSessionNs: median(whole) };
 }
 
 export function reportStubOverhead(result: Awaited<ReturnType<typeof stubOverhead>>): string {
