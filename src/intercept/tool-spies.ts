@@ -30,6 +30,10 @@ export function bindExecutor(owner: object, key: string, identity: ToolIdentity,
   if (binding === undefined) {
     const original = (owner as Record<string, AnyFunction>)[key] as AnyFunction;
     const hosts = new Map<ToolCallHost, ToolIdentity>();
+    const descriptor = Object.getOwnPropertyDescriptor(owner, key);
+    if (descriptor !== undefined && (!descriptor.configurable && !descriptor.writable)) {
+      throw new TypeError(`[tooltrace] cannot patch the executor of tool "${identity.qualifiedName}": the property \`${key}\` is read-only (is the tools object frozen?). Pass tools whose executors can be replaced.`);
+    }
     const spy = spyOn(owner as Record<string, AnyFunction>, key, function (this: unknown, ...args: unknown[]) {
       // tinyspy keeps every call's arguments; the trace already has them, so keep its list short.
       if (spy.callCount >= 1024) spy.reset();

@@ -83,8 +83,9 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
     const controller = new AbortController();
     const abort = (reason: unknown) => controller.abort(reason);
     const external = options.signal;
-    if (external?.aborted) abort(external.reason);
-    external?.addEventListener("abort", () => abort(external.reason), { once: true });
+    const onExternalAbort = () => abort(external?.reason);
+    if (external?.aborted) onExternalAbort();
+    external?.addEventListener("abort", onExternalAbort, { once: true });
     const timer =
       options.timeoutMs === undefined
         ? undefined
@@ -100,6 +101,7 @@ class SessionImpl<TMessage> implements Session<TMessage>, ToolCallHost {
       turn.finish("failed", error);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      external?.removeEventListener("abort", onExternalAbort);
     }
     return turn;
   }

@@ -131,3 +131,20 @@ describe("concurrent tests never see each other's calls", () => {
     expect(turn.toolCalls.map((call) => call.id)).toEqual([`${name}-1`, `${name}-2`]);
   });
 });
+
+describe("tools that cannot be patched", () => {
+  test("a frozen tools record fails at setup with the tool's name", () => {
+    const tools = Object.freeze({ list_tasks: () => [] });
+    expect(() => createSession({ agent: () => "", tools })).toThrow(/cannot patch the executor of tool "list_tasks": the property `list_tasks` is read-only/);
+  });
+
+  test("an external abort signal cancels the turn", async () => {
+    const controller = new AbortController();
+    const session = createSession({ agent: () => new Promise<string>(() => undefined) });
+    const pending = session.send("hi", { signal: controller.signal });
+    controller.abort(new Error("user pressed stop"));
+    const turn = await pending;
+    expect(turn.status).toBe("failed");
+    expect(turn.error?.message).toBe("user pressed stop");
+  });
+});
