@@ -6,7 +6,6 @@ type AnyFunction = (...args: unknown[]) => unknown;
 
 interface Binding {
   readonly restore: () => void;
-  readonly original: AnyFunction;
   /** The sessions that bound this executor, and the name each knows it by. */
   readonly hosts: Map<ToolCallHost, ToolIdentity>;
 }
@@ -42,7 +41,7 @@ export function bindExecutor(owner: object, key: string, identity: ToolIdentity,
       if (context === undefined || known === undefined) return original.apply(this, args);
       return context.host.callTool(context, known, original, this, args);
     });
-    binding = { restore: () => spy.restore(), original, hosts };
+    binding = { restore: () => spy.restore(), hosts };
     byKey.set(key, binding);
   }
   binding.hosts.set(host, identity);

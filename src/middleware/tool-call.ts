@@ -1,5 +1,5 @@
 import type { ToolCallRecord } from "../trace/records.js";
-import type { ToolCallSource, Turn } from "../trace/types.js";
+import type { ToolCall, ToolCallSource, Turn } from "../trace/types.js";
 
 /** What one step of the tool-call chain sees. */
 export interface ToolCallContext {
@@ -8,8 +8,8 @@ export interface ToolCallContext {
   readonly qualifiedName: string;
   /** The input as the agent sent it (steps may pass a rewritten one to `next`). */
   readonly input: unknown;
-  /** The trace record of this call. */
-  readonly call: ToolCallRecord;
+  /** The trace record of this call, as it stands. */
+  readonly call: ToolCall;
   readonly turn: Turn;
 }
 
@@ -21,7 +21,12 @@ export type ToolCallStep = (context: ToolCallContext, next: (input: unknown) => 
 
 /** Records which step answered a call, for the trace. */
 export function answeredBy(context: ToolCallContext, source: ToolCallSource): void {
-  context.call.answeredBy = source;
+  (context.call as ToolCallRecord).answeredBy = source;
+}
+
+/** Marks a call as refused without running (strict mode): it will be recorded as `rejected`. */
+export function markRejected(context: ToolCallContext): void {
+  (context.call as ToolCallRecord).status = "rejected";
 }
 
 /** Runs `steps` in order around `terminal`. */

@@ -1,5 +1,5 @@
 import { TooltraceError } from "../errors.js";
-import { answeredBy, type ToolCallStep } from "../middleware/tool-call.js";
+import { answeredBy, markRejected, type ToolCallStep } from "../middleware/tool-call.js";
 import type { RuleSet } from "../stubs/rule-set.js";
 import { outcomeToResult } from "../stubs/outcome.js";
 import { compactJson } from "../trace/format.js";
@@ -21,7 +21,7 @@ export function strictStep(onViolation: (message: string) => void): ToolCallStep
       `strict mode: no stub rule matched ${context.qualifiedName}(${compactJson(context.input)}), so the real tool did not run. ` +
       `Add a rule for this call, or create the session without \`strict: true\`.`;
     answeredBy(context, { kind: "strict" });
-    context.call.status = "rejected";
+    markRejected(context);
     onViolation(message);
     throw new TooltraceError(message);
   };
