@@ -7,6 +7,11 @@ import { llmWire, type LlmWire, type LlmWireOptions } from "./llm-wire.js";
 export interface LlmServerOptions extends LlmWireOptions {
   /** Your own MSW server: the wire handlers are added to it instead of starting a second one. */
   readonly server?: { use(...handlers: HttpHandler[]): void };
+  /**
+   * Without `server`: what tooltrace's own server does with requests that are not LLM calls. Default
+   * `bypass` (they go out untouched); `error` makes a run hermetic.
+   */
+  readonly onUnhandledRequest?: "bypass" | "warn" | "error";
 }
 
 /** A running wire mock. */
@@ -21,9 +26,13 @@ export interface LlmServer extends LlmWire {
  *
  * With `{ server }`, the handlers join your MSW server (its `onUnhandledRequest` policy stays in force), and
  * `close()` switches them off so requests fall through to your other handlers. Without it, tooltrace starts
- * its own MSW server that answers only the LLM APIs and lets every other request through. MSW servers in one
- * process share their interceptors, so a second server would fight the first: when one is already
- * listening, this throws and says to pass it as `server`.
+ * its own MSW server that answers only the LLM APIs and lets every other request through (or not: see
+ * `onUnhandledRequest`).
+ *
+ * MSW servers in one process share their interceptors, so two servers fight over every request and the
+ * first to close takes the interception of both with it. When another server is already listening this
+ * throws and says to pass it as `server`; if yours starts later, start it first instead, or add
+ * `llmWire().handlers` to it.
  */
 export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const wire = llmWire(options);
@@ -38,7 +47,7 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
     );
   }
   const server = setupServer(...wire.handlers);
-  server.listen({ onUnhandledRequest: "bypass" });
+  server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? "bypass" });
   const close = () => {
     wire.close();
     server.close();

@@ -1,0 +1,17 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startLlmServer, type LlmServer } from "tooltrace/msw";
+
+// No user server in this file: tooltrace starts its own, hermetic for everything that is not an LLM call.
+let llm: LlmServer;
+beforeAll(() => {
+  llm = startLlmServer({ respond: "hermetic", onUnhandledRequest: "error" });
+});
+afterAll(() => llm.close());
+
+test("its own server answers the LLM APIs and, with onUnhandledRequest: error, refuses everything else", async () => {
+  const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+  const response = await client.responses.create({ model: "gpt-4.1", input: "hi" });
+  expect(response.output_text).toBe("hermetic");
+  await expect(fetch("https://api.example.com/anything")).rejects.toThrow();
+});
