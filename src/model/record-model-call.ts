@@ -15,7 +15,8 @@ export interface ModelCallOrigin {
 
 /**
  * Asks the responder for a reply and records the call on the current turn (when a session turn is
- * running in this async context), failed calls included.
+ * running in this async context), failed calls included. A responder that fails is also a violation of
+ * the turn: the test fails even if the agent catches the error and carries on.
  */
 export async function respondAndRecord(responder: Responder, request: MockModelRequest, { idPrefix, ...origin }: ModelCallOrigin, onCall?: (call: ModelCall) => void): Promise<ResolvedReply> {
   const context = currentCallContext();
@@ -40,6 +41,7 @@ export async function respondAndRecord(responder: Responder, request: MockModelR
       error: toTraceError(error),
     };
     record(failed);
+    context?.recordViolation(`the mock model failed (${origin.provider}, model ${origin.model}): ${failed.error?.message ?? ""}`);
     throw error;
   }
 }

@@ -1,5 +1,4 @@
 import { http, HttpResponse, matchRequestUrl, type HttpHandler } from "msw";
-import { currentCallContext } from "../intercept/call-context.js";
 import { respondAndRecord } from "../model/record-model-call.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput } from "../model/types.js";
@@ -120,9 +119,7 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
       (call) => state.calls.push(call),
     );
   } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
-    currentCallContext()?.recordViolation(`the mock model failed on the ${codec.api} wire (answered 500): ${message}`);
-    return error(codec, "server", message);
+    return error(codec, "server", cause instanceof Error ? cause.message : String(cause));
   }
   const id = responseId(codec, state.responseNumber);
   if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec));

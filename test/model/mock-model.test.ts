@@ -116,6 +116,24 @@ describe("mockModel()", () => {
     expect(await result.text).toBe("You have a.");
   });
 
+  test("a responder that fails inside a session fails the turn's checks even if the agent swallows the error", async () => {
+    const model = mockModel(["only one reply"]);
+    const session = createSession({
+      agent: async (message) => {
+        await generateText({ model, prompt: message });
+        return generateText({ model, prompt: message }).then(
+          (result) => result.text,
+          () => "swallowed",
+        );
+      },
+    });
+    const turn = await session.send("twice");
+    expect(turn.text).toBe("swallowed");
+    expect(turn).not.toSucceed();
+    expect(turn.modelCalls[1]?.error?.message).toContain("the script has only 1 reply");
+    expect(session.takeViolations()).toEqual([expect.stringContaining("the mock model failed (tooltrace, model mock-model): [tooltrace] mock model call 2: the script has only 1 reply")]);
+  });
+
   test("records every call on the session's turn, with a summed usage", async () => {
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }], usage: { inputTokens: 10, outputTokens: 2 } }, { text: "done", usage: { inputTokens: 20, outputTokens: 3 } }]);
     const session = createSession({ agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text, tools });

@@ -109,7 +109,7 @@ describe("errors in the provider's own shape", () => {
     expect(wire.responder.calls).toBe(1);
     expect(turn.modelCalls[0]?.error).toEqual({ name: "Error", message: "responder exploded" });
     expect(turn).not.toSucceed();
-    expect(session.takeViolations()).toEqual(["the mock model failed on the openai.chat wire (answered 500): responder exploded"]);
+    expect(session.takeViolations()).toEqual(["the mock model failed (openai.chat, model gpt-4o): responder exploded"]);
   });
 
   test("a tool the agent did not offer fails with a message naming both", async () => {
