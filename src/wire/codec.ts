@@ -1,4 +1,4 @@
-import type { MockModelRequest, ResolvedReply } from "../model/types.js";
+import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
 
 /** The LLM APIs the wire mock speaks. */
 export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses";
@@ -64,4 +64,17 @@ export function chunkJson(json: string, size = 16): string[] {
   const chunks: string[] = [];
   for (let i = 0; i < json.length; i += size) chunks.push(json.slice(i, i + size));
   return chunks;
+}
+
+/**
+ * Adds one tool result to the decoded conversation. Consecutive results answer one assistant turn, so they
+ * share one `tool` message, as the AI SDK prompt and the Anthropic API group them.
+ */
+export function appendToolResult(messages: MockModelMessage[], result: MockModelToolResult, text: string): void {
+  const previous = messages.at(-1);
+  if (previous?.role === "tool" && previous.toolResults) {
+    messages[messages.length - 1] = { ...previous, text: `${previous.text}\n${text}`, toolResults: [...previous.toolResults, result] };
+  } else {
+    messages.push({ role: "tool", text, toolResults: [result] });
+  }
 }

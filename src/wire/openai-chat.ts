@@ -1,7 +1,7 @@
 import { chunkText } from "../model/mock-model.js";
 import { parseMaybeJson, requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
+import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
 
 interface ChatToolCall {
   id?: string;
@@ -31,13 +31,7 @@ export const openaiChat: WireCodec = {
         const id = typeof message.tool_call_id === "string" ? message.tool_call_id : "";
         const result = { id, name: names.get(id) ?? "", output: parseMaybeJson(text), isError: false };
         toolResults.push(result);
-        const previous = messages.at(-1);
-        // Consecutive tool messages answer one assistant turn: keep them together, as the other APIs do.
-        if (previous?.role === "tool" && previous.toolResults) {
-          messages[messages.length - 1] = { ...previous, text: `${previous.text}\n${text}`, toolResults: [...previous.toolResults, result] };
-        } else {
-          messages.push({ role: "tool", text, toolResults: [result] });
-        }
+        appendToolResult(messages, result, text);
         continue;
       }
       const calls = Array.isArray(message.tool_calls)

@@ -1,7 +1,7 @@
 import { chunkText } from "../model/mock-model.js";
 import { parseMaybeJson, requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
+import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
 
 const TEXT_PARTS = ["input_text", "output_text", "text"];
 
@@ -32,8 +32,7 @@ export const openaiResponses: WireCodec = {
         const text = contentText(item.output, TEXT_PARTS);
         const result = { id: String(item.call_id ?? ""), name: names.get(String(item.call_id ?? "")) ?? "", output: parseMaybeJson(text), isError: false };
         toolResults.push(result);
-        if (previous?.role === "tool" && previous.toolResults) messages[messages.length - 1] = { ...previous, text: `${previous.text}\n${text}`, toolResults: [...previous.toolResults, result] };
-        else messages.push({ role: "tool", text, toolResults: [result] });
+        appendToolResult(messages, result, text);
       } else if (item.type === undefined || item.type === "message") {
         const role = item.role === "developer" ? "system" : item.role;
         if (role !== "user" && role !== "assistant" && role !== "system") throw new WireRequestError(`Invalid value for 'input[${i}].role'.`);
