@@ -1,4 +1,5 @@
-import { TooltraceError } from "../errors.js";
+import { userCallSite } from "../call-site.js";
+import { StubConfigError, TooltraceError } from "../errors.js";
 import { bindTools, type BoundTools } from "../intercept/bind-tools.js";
 import { currentCallContext, runInCallContext, type CallContext, type ToolCallHost, type ToolIdentity } from "../intercept/call-context.js";
 import { runToolCallChain, type ToolCallContext, type ToolCallStep } from "../middleware/tool-call.js";
@@ -27,7 +28,14 @@ let sessionCounter = 0;
  * ```
  */
 export function createSession<TMessage = unknown>(options: SessionOptions<TMessage>): Session<TMessage> {
-  const session = new SessionImpl(options);
+  let session: SessionImpl<TMessage>;
+  try {
+    session = new SessionImpl(options);
+  } catch (error) {
+    const site = error instanceof StubConfigError ? userCallSite() : undefined;
+    if (site !== undefined) (error as StubConfigError).message += `\n  Session created at ${site}`;
+    throw error;
+  }
   currentScope()?.sessions.add(session);
   return session;
 }

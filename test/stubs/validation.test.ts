@@ -81,6 +81,11 @@ describe("rule shape", () => {
     expect(error.message).toContain(words);
   });
 
+  test("the message says where the session was created", () => {
+    const error = setupError([{ id: "r", tool: "list_tasks", outcome: { response: 1 }, extra: true }]);
+    expect(error.message).toMatch(/\n {2}Session created at .*test[\\/]stubs[\\/]validation\.test\.ts:\d+:\d+$/);
+  });
+
   test("a rule without an id", () => {
     const error = setupError([{ tool: "list_tasks", outcome: { response: 1 } }]);
     expect(error.ruleIndex).toBe(0);
