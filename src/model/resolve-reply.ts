@@ -19,7 +19,8 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
     throw new TooltraceError(`mock model call ${callNumber}: \`text\` must be a string.`);
   }
   const offered = new Set(request.tools.map((tool) => tool.name));
-  const priorCalls = request.toolResults.length;
+  // Number derived ids after every call already in the conversation, answered or not (a call awaiting approval has no result yet).
+  const priorCalls = Math.max(request.toolResults.length, request.messages.reduce((sum, message) => sum + (message.toolCalls?.length ?? 0), 0));
   const resolvedCalls = toolCalls.map((call, i) => {
     if (typeof call?.name !== "string") throw new TooltraceError(`mock model call ${callNumber}: tool call ${i} needs a \`name\`.`);
     if (!offered.has(call.name)) {

@@ -65,6 +65,23 @@ describe("base URLs", () => {
   });
 });
 
+describe("derived tool-call ids", () => {
+  test("never repeat an id already in the conversation, even one without a result", async () => {
+    userServer.use(...llmWire({ respond: () => ({ toolCalls: [{ name: "list_tasks" }] }) }).handlers);
+    const client = new OpenAI({ apiKey: "k", maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o",
+      tools: [{ type: "function", function: { name: "list_tasks", parameters: { type: "object" } } }],
+      messages: [
+        { role: "user", content: "list" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "list_tasks", arguments: "{}" } }] },
+        { role: "user", content: "never mind, list again" },
+      ],
+    });
+    expect(completion.choices[0]?.message.tool_calls?.map((call) => call.id)).toEqual(["call_2"]);
+  });
+});
+
 describe("errors in the provider's own shape", () => {
   test("an unknown model is the provider's 404, which the SDKs raise as NotFoundError", async () => {
     userServer.use(...llmWire({ models: ["gpt-4o", "claude-sonnet-4-5"] }).handlers);
