@@ -1,7 +1,8 @@
 import { checkCount, countMatches, describeCount, type CountExpectation } from "./lib/count.js";
-import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
-import { formatModelCalls } from "./lib/model-calls.js";
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { modelCallsSection } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
+import { reportSections } from "./lib/report.js";
 
 /** The turn (or session) made this many model calls: a number is exact, a function a predicate; default at least one. */
 export function toHaveModelCalls(this: MatcherContext, received: unknown, count?: CountExpectation): MatcherResult {
@@ -11,6 +12,7 @@ export function toHaveModelCalls(this: MatcherContext, received: unknown, count?
   const n = trace.turns.reduce((sum, turn) => sum + turn.modelCalls.length, 0);
   return {
     pass: countMatches(expected, n),
-    message: () => [hint(this, "toHaveModelCalls"), "", `Expected: ${this.isNot ? "not " : ""}model called ${describeCount(expected)}`, `Received: ${n} model call${n === 1 ? "" : "s"}`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+    message: () =>
+      reportSections(this, "toHaveModelCalls", `${this.isNot ? "not " : ""}model called ${describeCount(expected)}`, `${n} model call${n === 1 ? "" : "s"}`, [modelCallsSection(trace.turns)]),
   };
 }

@@ -1,6 +1,7 @@
-import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
-import { formatModelCalls, offeredTools } from "./lib/model-calls.js";
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { modelCallsSection, offeredTools } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
+import { reportSections } from "./lib/report.js";
 
 /** Some model call of the turn (or session) was offered the tool. */
 export function toHaveOfferedTool(this: MatcherContext, received: unknown, name: string): MatcherResult {
@@ -11,6 +12,7 @@ export function toHaveOfferedTool(this: MatcherContext, received: unknown, name:
   const offering = calls.filter((call) => offeredTools(call).includes(name)).length;
   return {
     pass: offering > 0,
-    message: () => [hint(this, "toHaveOfferedTool"), "", `Expected: ${this.isNot ? "no" : "a"} model call offered "${name}"`, `Received: ${offering} of ${calls.length} model calls offered it`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+    message: () =>
+      reportSections(this, "toHaveOfferedTool", `${this.isNot ? "no" : "a"} model call offered "${name}"`, `${offering} of ${calls.length} model calls offered it`, [modelCallsSection(trace.turns)]),
   };
 }

@@ -1,7 +1,8 @@
 import type { Usage } from "../src/trace/types.js";
-import { hint, type MatcherContext, type MatcherResult } from "./lib/matcher-context.js";
-import { formatModelCalls } from "./lib/model-calls.js";
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { modelCallsSection } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
+import { reportSections } from "./lib/report.js";
 
 /** A token budget: a number limits `totalTokens`; an object limits each count it names. */
 export type UsageLimit = number | Partial<Usage>;
@@ -24,6 +25,6 @@ export function toHaveUsageAtMost(this: MatcherContext, received: unknown, limit
   const describe = (u: Partial<Usage>) => KEYS.filter((key) => u[key] !== undefined).map((key) => `${key} ${u[key]}`).join(", ");
   return {
     pass: over.length === 0,
-    message: () => [hint(this, "toHaveUsageAtMost"), "", `Expected: ${this.isNot ? "more than" : "at most"} ${describe(limits)}`, `Received: ${describe(usage)}`, "", "Model calls:", formatModelCalls(trace.turns)].join("\n"),
+    message: () => reportSections(this, "toHaveUsageAtMost", `${this.isNot ? "more than" : "at most"} ${describe(limits)}`, describe(usage), [modelCallsSection(trace.turns)]),
   };
 }

@@ -1,11 +1,11 @@
 import { compactJson } from "../../src/trace/format.js";
 import type { ModelCall, Turn } from "../../src/trace/types.js";
 
-/** The model calls of the turns, numbered, for failure messages. */
-export function formatModelCalls(turns: readonly Turn[]): string {
+/** The "Model calls:" section of a failure message: the turns' model calls, numbered. */
+export function modelCallsSection(turns: readonly Turn[]): string {
   const calls = turns.flatMap((turn) => turn.modelCalls);
-  if (calls.length === 0) return "  (no model calls traced: use mockModel() or the wire mock)";
-  return calls.map((call, i) => `  ${i + 1}. ${formatModelCall(call)}`).join("\n");
+  if (calls.length === 0) return "Model calls:\n  (no model calls traced: use mockModel() or the wire mock)";
+  return `Model calls:\n${calls.map((call, i) => `  ${i + 1}. ${formatModelCall(call)}`).join("\n")}`;
 }
 
 function formatModelCall(call: ModelCall): string {

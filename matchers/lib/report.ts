@@ -2,16 +2,12 @@ import { formatToolCalls } from "../../src/trace/format.js";
 import type { ToolCall } from "../../src/trace/types.js";
 import { hint, type MatcherContext } from "./matcher-context.js";
 
-/** The message every tooltrace matcher prints: hint, expected, received, and the numbered calls. */
+/** A matcher message: hint, the Expected and Received lines (`expected` already worded for `.not`), then sections. */
+export function reportSections(context: MatcherContext, matcher: string, expected: string, received: string, sections: readonly string[]): string {
+  return [hint(context, matcher), "", `Expected: ${expected}`, `Received: ${received}`, ...sections.flatMap((section) => ["", section])].join("\n");
+}
+
+/** The message every tool-call matcher prints: hint, expected, received, and the numbered calls. */
 export function report(context: MatcherContext, matcher: string, expected: string, received: string, calls: readonly ToolCall[], extra?: string): string {
-  return [
-    hint(context, matcher),
-    "",
-    `Expected: ${context.isNot ? "not " : ""}${expected}`,
-    `Received: ${received}`,
-    ...(extra ? ["", extra] : []),
-    "",
-    `Tool calls (${calls.length}):`,
-    formatToolCalls(calls),
-  ].join("\n");
+  return reportSections(context, matcher, `${context.isNot ? "not " : ""}${expected}`, received, [...(extra ? [extra] : []), `Tool calls (${calls.length}):\n${formatToolCalls(calls)}`]);
 }
