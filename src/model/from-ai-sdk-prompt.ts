@@ -1,4 +1,4 @@
-import { parseMaybeJson, requestView } from "./request-view.js";
+import { parseMaybeJson, requestView, toolView } from "./request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelTool, MockModelToolResult } from "./types.js";
 
 /** The parts of an AI SDK (specification v2 or v3) prompt message this decoder reads. */
@@ -48,7 +48,7 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
   }
   const offered: MockModelTool[] = (tools ?? [])
     .filter((tool) => tool.type === "function")
-    .map((tool) => ({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}) }));
+    .map((tool) => toolView(tool.name, tool.description, tool.inputSchema));
   return requestView(messages, offered, toolResults);
 }
 

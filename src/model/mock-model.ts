@@ -8,6 +8,7 @@ import type {
   LanguageModelV3Content,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
+import { chunkText } from "./chunk-text.js";
 import { fromAiSdkPrompt } from "./from-ai-sdk-prompt.js";
 import { respondAndRecord } from "./record-model-call.js";
 import { createResponder, type Responder } from "./responder.js";
@@ -72,11 +73,6 @@ function streamParts(resolved: ResolvedReply): (LanguageModelV3StreamPart & Lang
     parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input });
   }
   return parts;
-}
-
-/** Splits text into word-sized deltas, as providers stream it. */
-export function chunkText(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [text];
 }
 
 function toStream<T>(parts: readonly T[]): ReadableStream<T> {

@@ -1,5 +1,10 @@
 import type { MockModelMessage, MockModelRequest, MockModelTool, MockModelToolResult } from "./types.js";
 
+/** One offered tool in the view; the description and schema are kept when the definition has them. */
+export function toolView(name: string, description: unknown, inputSchema: unknown): MockModelTool {
+  return { name, ...(typeof description === "string" ? { description } : {}), ...(inputSchema !== undefined ? { inputSchema } : {}) };
+}
+
 /** Builds the request view from the messages, tools and tool results a codec decoded. */
 export function requestView(messages: readonly MockModelMessage[], tools: readonly MockModelTool[], toolResults: readonly MockModelToolResult[]): MockModelRequest {
   const userMessages = messages.filter((message) => message.role === "user").map((message) => message.text);

@@ -1,7 +1,7 @@
-import { chunkText } from "../model/mock-model.js";
-import { parseMaybeJson, requestView } from "../model/request-view.js";
+import { chunkText } from "../model/chunk-text.js";
+import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
+import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
 
 interface Block {
   type?: string;
@@ -34,26 +34,23 @@ export const anthropicMessages: WireCodec = {
       const blocks: Block[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? (message.content as Block[]) : [];
       const calls = blocks.filter((block) => block.type === "tool_use").map((block) => ({ id: block.id ?? "", name: block.name ?? "", input: block.input }));
       calls.forEach((call) => names.set(call.id, call.name));
-      const results: MockModelToolResult[] = blocks
-        .filter((block) => block.type === "tool_result")
-        .map((block) => {
-          const text = contentText(block.content, ["text"]);
-          return { id: block.tool_use_id ?? "", name: names.get(block.tool_use_id ?? "") ?? "", output: parseMaybeJson(text), isError: block.is_error === true };
-        });
       // Anthropic carries tool results inside user messages; the view gives them their own `tool` message.
-      if (results.length > 0) {
-        toolResults.push(...results);
-        messages.push({ role: "tool", text: results.map((result) => (typeof result.output === "string" ? result.output : JSON.stringify(result.output))).join("\n"), toolResults: results });
+      const resultBlocks = blocks.filter((block) => block.type === "tool_result");
+      for (const block of resultBlocks) {
+        const text = contentText(block.content, ["text"]);
+        const result = { id: block.tool_use_id ?? "", name: names.get(block.tool_use_id ?? "") ?? "", output: parseMaybeJson(text), isError: block.is_error === true };
+        toolResults.push(result);
+        appendToolResult(messages, result, text);
       }
       const text = contentText(blocks, ["text"]);
-      if (text !== "" || calls.length > 0 || results.length === 0) {
+      if (text !== "" || calls.length > 0 || resultBlocks.length === 0) {
         messages.push({ role: message.role, text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
       }
     }
     const tools: MockModelTool[] = Array.isArray(body.tools)
       ? (body.tools as { name?: string; description?: string; input_schema?: unknown; type?: string }[])
           .filter((tool) => typeof tool.name === "string" && tool.input_schema !== undefined)
-          .map((tool) => ({ name: tool.name as string, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.input_schema }))
+          .map((tool) => toolView(tool.name as string, tool.description, tool.input_schema))
       : [];
     return { model: body.model, stream: body.stream === true, includeUsage: true, view: requestView(messages, tools, toolResults) };
   },
@@ -118,5 +115,3 @@ function contentBlocks(reply: ResolvedReply) {
 function stopReason(reply: ResolvedReply): "tool_use" | "end_turn" {
   return reply.toolCalls.length > 0 ? "tool_use" : "end_turn";
 }
-
-export type { DecodedRequest };

@@ -1,5 +1,5 @@
-import { chunkText } from "../model/mock-model.js";
-import { parseMaybeJson, requestView } from "../model/request-view.js";
+import { chunkText } from "../model/chunk-text.js";
+import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
 
@@ -43,7 +43,7 @@ export const openaiChat: WireCodec = {
     const tools: MockModelTool[] = Array.isArray(body.tools)
       ? (body.tools as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[])
           .filter((tool) => tool.type === "function" && typeof tool.function?.name === "string")
-          .map((tool) => ({ name: tool.function!.name!, ...(tool.function!.description ? { description: tool.function!.description } : {}), ...(tool.function!.parameters !== undefined ? { inputSchema: tool.function!.parameters } : {}) }))
+          .map((tool) => toolView(tool.function!.name!, tool.function!.description, tool.function!.parameters))
       : [];
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
     return { model: body.model, stream: body.stream === true, includeUsage: streamOptions?.include_usage === true, view: requestView(messages, tools, toolResults) };

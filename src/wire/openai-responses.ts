@@ -1,5 +1,5 @@
-import { chunkText } from "../model/mock-model.js";
-import { parseMaybeJson, requestView } from "../model/request-view.js";
+import { chunkText } from "../model/chunk-text.js";
+import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
 
@@ -42,7 +42,7 @@ export const openaiResponses: WireCodec = {
     const tools: MockModelTool[] = Array.isArray(body.tools)
       ? (body.tools as { type?: string; name?: string; description?: string; parameters?: unknown }[])
           .filter((tool) => tool.type === "function" && typeof tool.name === "string")
-          .map((tool) => ({ name: tool.name as string, ...(tool.description ? { description: tool.description } : {}), ...(tool.parameters !== undefined ? { inputSchema: tool.parameters } : {}) }))
+          .map((tool) => toolView(tool.name as string, tool.description, tool.parameters))
       : [];
     return { model: body.model, stream: body.stream === true, includeUsage: true, view: requestView(messages, tools, toolResults) };
   },
