@@ -1,4 +1,5 @@
 import type { Usage } from "../src/trace/types.js";
+import { addUsage, ZERO_USAGE } from "../src/trace/usage.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
@@ -17,10 +18,7 @@ export function toHaveUsageAtMost(this: MatcherContext, received: unknown, limit
   }
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveUsageAtMost (a turn or a session)", received) };
-  const usage = trace.turns.reduce(
-    (sum, turn) => ({ inputTokens: sum.inputTokens + turn.usage.inputTokens, outputTokens: sum.outputTokens + turn.usage.outputTokens, totalTokens: sum.totalTokens + turn.usage.totalTokens }),
-    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  );
+  const usage = trace.turns.reduce((sum, turn) => addUsage(sum, turn.usage), ZERO_USAGE);
   const over = KEYS.filter((key) => limits[key] !== undefined && usage[key] > (limits[key] as number));
   const describe = (u: Partial<Usage>) => KEYS.filter((key) => u[key] !== undefined).map((key) => `${key} ${u[key]}`).join(", ");
   return {
