@@ -1,5 +1,6 @@
 import { currentCallContext } from "../intercept/call-context.js";
 import { toTraceError } from "../trace/to-trace-error.js";
+import { ZERO_USAGE } from "../trace/usage.js";
 import type { ModelCall } from "../trace/types.js";
 import type { Responder } from "./responder.js";
 import type { MockModelRequest, ResolvedReply } from "./types.js";
@@ -35,7 +36,7 @@ export async function respondAndRecord(responder: Responder, request: MockModelR
       ...origin,
       request,
       reply: { text: "", toolCalls: [] },
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      usage: ZERO_USAGE,
       startedAt,
       durationMs: performance.now() - started,
       error: toTraceError(error),
