@@ -18,8 +18,12 @@ export class StubConfigError extends Error {
   readonly ruleIndex: number | undefined;
   readonly pointer: string;
 
-  constructor(location: ConfigErrorLocation, problem: string, fix?: string) {
-    super(formatConfigMessage(location, problem, fix));
+  /**
+   * @param subject `stubs` for a rule's fault (the message names the rule and pointer), `session` for a
+   * fault in the other options of `createSession`.
+   */
+  constructor(location: ConfigErrorLocation, problem: string, fix?: string, subject: "stubs" | "session" = "stubs") {
+    super(subject === "session" ? `${PREFIX} createSession: ${problem}${fix ? `\n  Fix: ${fix}` : ""}` : formatConfigMessage(location, problem, fix));
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;

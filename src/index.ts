@@ -5,12 +5,37 @@
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
 export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./session/types.js";
 export type { SessionReport } from "./session/scope.js";
-export type { ToolsInput } from "./intercept/bind-tools.js";
+export type { ToolsInput } from "./catchers/bind-tools.js";
+export { inSubagent } from "./catchers/subagent.js";
+export { mockModel, type MockModelV2Options } from "./catchers/ai-sdk-model.js";
+export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire/answer.js";
 export { createRuleSet, RuleSet, STUB_LIMITS, type StubSelection, type RuleSetOptions } from "./stubs/index.js";
 export type { ToolStub, ToolStubOutcome, ToolStubThrow, ToolStubMatch, MatchSchema, MatchScalar, MatchJsonType } from "./stubs/index.js";
-export type { ToolCall, ToolCallStatus, ToolCallSource, Turn, TurnStatus, Usage, ModelCall, ModelMessageView, TraceError, TurnsHolder } from "./trace/types.js";
-export { formatToolCall, formatToolCalls } from "./trace/format.js";
-export type { ToolCallContext, ToolCallStep } from "./middleware/tool-call.js";
+export type {
+  AnswerSource,
+  HttpCall,
+  HttpExchange,
+  Interaction,
+  InteractionBase,
+  InteractionKind,
+  InteractionStatus,
+  ModelCall,
+  ModelMessageView,
+  ModelToolCall,
+  ToolCall,
+  ToolCallSource,
+  ToolCallStatus,
+  TraceChange,
+  TraceError,
+  Turn,
+  TurnsHolder,
+  TurnStatus,
+  Usage,
+} from "./trace/types.js";
+export { TRACE_FORMAT_VERSION, turnToJson, type TurnJson } from "./trace/turn-json.js";
+export { toJsonValue } from "./trace/json-value.js";
+export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
+export type { Step, StepContext, Terminal, TerminalProgress } from "./chain/types.js";
 export { StubConfigError, TooltraceError } from "./errors.js";
-export { mockModel, createResponder, type MockModelV2Options, type Responder } from "./model/index.js";
+export { createResponder, type Responder } from "./model/index.js";
 export type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, MockModelResponse, MockModelMessage, MockModelTool, MockModelToolCall, MockModelToolResult, MockModelUsage } from "./model/types.js";

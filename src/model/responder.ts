@@ -10,7 +10,7 @@ export interface Responder {
    * Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out.
    * `idPrefix` shapes derived tool-call ids the way the provider does (`toolu_` for Anthropic).
    */
-  respond(request: MockModelRequest, idPrefix?: string): Promise<ResolvedReply>;
+  respond(request: MockModelRequest, idPrefix?: string, onStep?: (step: number) => void): Promise<ResolvedReply>;
   /** How many calls this responder has answered. */
   readonly calls: number;
 }
@@ -26,9 +26,10 @@ export function createResponder(input: MockModelInput | undefined): Responder {
     get calls() {
       return calls;
     },
-    async respond(request, idPrefix) {
+    async respond(request, idPrefix, onStep) {
       calls += 1;
       const callNumber = calls;
+      onStep?.(callNumber);
       let step: MockModelReply | MockModelResponder;
       if (Array.isArray(respond)) {
         const script = respond as readonly (MockModelReply | MockModelResponder)[];

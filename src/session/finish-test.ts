@@ -1,7 +1,8 @@
 import { PREFIX } from "../errors.js";
 import type { TestScope } from "./scope.js";
 import type { UnusedRulesPolicy } from "./types.js";
-import { toJsonSafe, type TooltraceTaskMeta } from "./test-report.js";
+import type { TooltraceTaskMeta } from "./test-report.js";
+import { TRACE_FORMAT_VERSION, type TurnJson } from "../trace/turn-json.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {
@@ -13,16 +14,17 @@ export interface FinishTestOutcome {
 }
 
 /**
- * Closes the sessions of a finished test (restoring every patched tool, even when the test failed) and
- * works out what the runner must report: unused rules, strict-mode violations, the turns for `task.meta`.
- * Shared by the Vitest and Jest entries.
+ * Closes the sessions and resources of a finished test (restoring every patched tool, even when the test
+ * failed) and works out what the runner must report: unused rules, violations, turns still running when the
+ * test ended (with what they waited on), and the turns for `task.meta`. Shared by the Vitest and Jest entries.
  */
 export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): FinishTestOutcome {
   const reports = scope.closeAll();
   const warnings: string[] = [];
   const errors: string[] = [];
   for (const report of reports) {
-    if (report.violations.length > 0) errors.push(...report.violations.map((violation) => `${report.name}: ${violation}`));
+    if (report.stillRunning) errors.push(`${report.name}: ${report.stillRunning}`);
+    errors.push(...report.violations.map((violation) => `${report.name}: ${violation}`));
     if (report.unusedRuleIds.length === 0) continue;
     const policy = report.unusedRules ?? defaultPolicy;
     const line = `${report.name}: stub rules never used: ${report.unusedRuleIds.join(", ")}. Remove them, or assert the calls you expect with toHaveCalledTool.`;
@@ -30,7 +32,8 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
     else if (policy === "warn") warnings.push(`${PREFIX} ${line}`);
   }
   const meta: TooltraceTaskMeta = {
-    sessions: reports.map((report) => toJsonSafe({ name: report.name, turns: report.turns as TooltraceTaskMeta["sessions"][number]["turns"], unusedRuleIds: report.unusedRuleIds, violations: report.violations })),
+    version: TRACE_FORMAT_VERSION,
+    sessions: reports.map((report) => ({ name: report.name, strict: report.strict, turns: report.turns as TurnJson[], unusedRuleIds: [...report.unusedRuleIds], violations: [...report.violations] })),
   };
   const failure = errors.length === 0 ? undefined : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
   return { meta, warnings, failure };

@@ -12,19 +12,30 @@ export interface SessionReport {
   readonly unusedRuleIds: readonly string[];
   /** Strict-mode violations, call-limit overruns and other problems that fail the test. */
   readonly violations: readonly string[];
+  /** The turns in their JSON form (see `TurnJson`). */
   readonly turns: readonly unknown[];
   /** The session's own policy for unused rules, when it set one. */
   readonly unusedRules?: "warn" | "error" | "ignore";
+  /** When a turn was still running as the session closed: what it was waiting on. */
+  readonly stillRunning?: string;
+  readonly strict: boolean;
 }
 
-/** The sessions created during one test. */
+/** The sessions, servers and other resources created during one test. */
 export class TestScope {
   readonly sessions = new Set<ScopedSession>();
+  /** Things to close when the test ends (a wire server started inside the test). */
+  readonly resources = new Set<{ close(): void }>();
 
-  /** Closes every session (restoring its spies) and returns their reports. */
+  /** @param testName The test's full name, for messages about calls that arrive after it ended. */
+  constructor(readonly testName?: string) {}
+
+  /** Closes every session (restoring its spies) and every resource, and returns the sessions' reports. */
   closeAll(): SessionReport[] {
     const reports = [...this.sessions].map((session) => session.close());
     this.sessions.clear();
+    for (const resource of this.resources) resource.close();
+    this.resources.clear();
     return reports;
   }
 }
@@ -41,7 +52,12 @@ export function runInScope<T>(scope: TestScope, fn: () => T): T {
   return state.storage.run(scope, fn);
 }
 
-/** Sets the scope for runners that run one test at a time and have no way to wrap it (Jest, Vitest < 4.1). */
+/** Makes `scope` the current one for the rest of this synchronous run and everything it starts. */
+export function enterScope(scope: TestScope | undefined): void {
+  state.storage.enterWith(scope as TestScope);
+}
+
+/** Sets the scope for runners that run one test at a time and have no way to wrap it (Jest). */
 export function setActiveScope(scope: TestScope | undefined): void {
   state.active = scope;
 }

@@ -1,27 +1,16 @@
-import type { Turn } from "../trace/types.js";
+import type { TRACE_FORMAT_VERSION, TurnJson } from "../trace/turn-json.js";
 
-/** What a test leaves for reporters: the Vitest plugin puts it on `task.meta.tooltrace`. */
+/**
+ * What a test leaves for reporters: the Vitest plugin puts it on `task.meta.tooltrace`. JSON only, with the
+ * trace format's `version`; each turn is a {@link TurnJson}.
+ */
 export interface TooltraceTaskMeta {
+  readonly version: typeof TRACE_FORMAT_VERSION;
   readonly sessions: readonly {
     readonly name: string;
-    readonly turns: readonly Turn[];
+    readonly strict: boolean;
+    readonly turns: readonly TurnJson[];
     readonly unusedRuleIds: readonly string[];
     readonly violations: readonly string[];
   }[];
-}
-
-/** A JSON-safe copy (real tools may return values that do not serialize). */
-export function toJsonSafe<T>(value: T): T {
-  const seen = new WeakSet<object>();
-  return JSON.parse(
-    JSON.stringify(value, (_key, item: unknown) => {
-      if (typeof item === "bigint") return item.toString();
-      if (typeof item === "function") return `[Function ${(item as { name?: string }).name || "anonymous"}]`;
-      if (item !== null && typeof item === "object") {
-        if (seen.has(item)) return "[Circular]";
-        seen.add(item);
-      }
-      return item;
-    }) ?? "null",
-  ) as T;
 }

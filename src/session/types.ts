@@ -1,6 +1,7 @@
-import type { ToolsInput } from "../intercept/bind-tools.js";
+import type { ToolsInput } from "../catchers/bind-tools.js";
 import type { ToolStub } from "../stubs/types.js";
-import type { ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
+import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
+import type { SessionReport } from "./scope.js";
 
 /** What an agent function is given besides the user message. */
 export interface AgentContext<TMessage> {
@@ -39,13 +40,26 @@ export type UnusedRulesPolicy = "warn" | "error" | "ignore";
 export interface SessionOptions<TMessage = unknown> {
   /** The agent under test. */
   readonly agent: Agent<TMessage>;
-  /** The agent's live tools (AI SDK tools or plain functions), patched in place while the session is open. */
+  /**
+   * The agent's live tools, as a record keyed by tool name: AI SDK tools (their `execute` is patched) or
+   * plain functions (patched on the record). Patched in place while the session is open. Anything tooltrace
+   * cannot catch (an array, a LangChain or Agents SDK tool object) is refused here, before any call.
+   * Required with `stubs` or `strict`; pass `{}` for an agent without tools.
+   */
   readonly tools?: ToolsInput;
-  /** Subagents' tools by path (`researcher`, `researcher/assistant`), for rules such as `researcher/list_tasks`. */
+  /**
+   * Subagents' tools by path (`researcher`, `researcher/assistant`), for rules such as `researcher/list_tasks`.
+   * A call is named by the path active when it is made (see `inSubagent`); an executor given at one path only
+   * is named by that path.
+   */
   readonly subagents?: { readonly [path: string]: ToolsInput };
   /** Stub rules, tried top to bottom; first match wins. */
   readonly stubs?: readonly ToolStub[];
-  /** When true, a call that no rule matches fails and the real tool never runs. */
+  /**
+   * When true, nothing unanswered goes live: a tool call no rule matches is refused (the real tool never
+   * runs), an HTTP request a turn makes through tooltrace's MSW server is refused, and a tool call the model
+   * asked for that never reached tooltrace is reported. Each fails the test even if the agent recovers.
+   */
   readonly strict?: boolean;
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
@@ -74,7 +88,18 @@ export interface Session<TMessage = unknown> extends TurnsHolder {
   readonly unusedRules: UnusedRulesPolicy | undefined;
   /** Problems that fail the test even when the agent recovered (strict mode, call limit). */
   readonly violations: readonly string[];
-  /** Sends a user message and records the turn. An agent that throws gives a failed turn, not a rejection. */
+  /** Every interaction of every turn (tool calls, model calls, HTTP exchanges), in the order they started. */
+  readonly interactions: readonly Interaction[];
+  /**
+   * A path prefix that attributes requests arriving on a socket to this session's running turn:
+   * give an agent in another process the base URL `http://127.0.0.1:PORT${session.route}/v1` of a server that
+   * serves `createLlmAnswer().answer`.
+   */
+  readonly route: string;
+  /**
+   * Sends a user message and records the turn. An agent that throws gives a failed turn, not a rejection.
+   * One turn at a time: a second `send` while a turn runs is refused.
+   */
   send(message: string, options?: SendOptions): Promise<Turn>;
   /**
    * Returns the violations and clears them, so the after-test check does not fail the test. For tests
@@ -86,6 +111,6 @@ export interface Session<TMessage = unknown> extends TurnsHolder {
   /** Ids of rules no call has used yet. */
   unusedRuleIds(): string[];
   /** Restores every patched tool. Idempotent; the plugin calls it after each test. */
-  close(): import("./scope.js").SessionReport;
+  close(): SessionReport;
   [Symbol.dispose](): void;
 }

@@ -1,15 +1,13 @@
-import type { ToolStubOutcome } from "./types.js";
+import type { ToolStubThrow } from "./types.js";
 
-/**
- * Turns an outcome into what the stubbed tool does: returns a fresh copy of the response (so an agent
- * that mutates it cannot change the rule), or throws an ordinary `Error` with the given name and message.
- */
-export function outcomeToResult(outcome: ToolStubOutcome): unknown {
-  if (outcome.throw !== undefined) {
-    const error = new Error(outcome.throw.message);
-    error.name = outcome.throw.name ?? "Error";
-    throw error;
-  }
-  const response = outcome.response;
+/** A fresh copy of a stub's response, so an agent that mutates it cannot change the rule. */
+export function outcomeResponse(response: unknown): unknown {
   return response !== null && typeof response === "object" ? structuredClone(response) : response;
+}
+
+/** The ordinary `Error` a `throw` outcome raises, with the given name (default `Error`) and message. */
+export function outcomeError(spec: ToolStubThrow): Error {
+  const error = new Error(spec.message);
+  error.name = spec.name ?? "Error";
+  return error;
 }

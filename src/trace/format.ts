@@ -1,4 +1,4 @@
-import type { ToolCall, ToolCallSource } from "./types.js";
+import type { AnswerSource, HttpCall, Interaction, ModelCall, ToolCall } from "./types.js";
 
 /** JSON of a value for a one-line message, shortened past `max` characters. */
 export function compactJson(value: unknown, max = 120): string {
@@ -12,17 +12,23 @@ export function compactJson(value: unknown, max = 120): string {
 }
 
 /** `stub "tasks" #2`, `real tool`, ... */
-export function formatSource(source: ToolCallSource | undefined): string {
+export function formatSource(source: AnswerSource | undefined, kind: Interaction["kind"] = "tool"): string {
   if (source === undefined) return "not answered";
   switch (source.kind) {
     case "stub":
       return `stub "${source.ruleId}" #${source.outcomeIndex + 1}`;
     case "real":
-      return "real tool";
+      return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
+    case "mock-model":
+      return "mock model";
     case "strict":
       return "strict mode: no rule matched";
     case "middleware":
       return `middleware "${source.name}"`;
+    case "cassette":
+      return `cassette entry ${source.entry}`;
+    case "outside":
+      return "never reached tooltrace";
   }
 }
 
@@ -34,11 +40,37 @@ export function formatToolCall(call: ToolCall): string {
       : call.error
         ? `${call.status}: ${call.error.name === "Error" ? "" : `${call.error.name}: `}${call.error.message}`
         : call.status;
-  return `${call.qualifiedName}(${compactJson(call.input)}) → ${result} [${formatSource(call.answeredBy)}]`;
+  return `${call.qualifiedName}(${compactJson(call.input)}) → ${result} [${formatSource(call.answeredBy)}]${call.late ? " (late)" : ""}`;
 }
 
 /** The numbered list of calls that every matcher prints on failure. */
 export function formatToolCalls(calls: readonly ToolCall[], indent = "  "): string {
   if (calls.length === 0) return `${indent}(no tool calls)`;
   return calls.map((call, i) => `${indent}${i + 1}. ${formatToolCall(call)}`).join("\n");
+}
+
+/** What an unfinished interaction is waiting on, for a timeout message. */
+export function describePending(record: Interaction, now: number): string {
+  const waited = `pending for ${Math.round(now - record.start)} ms`;
+  switch (record.kind) {
+    case "tool":
+      return `tool call ${record.qualifiedName}(${compactJson(record.input)}) [${record.answeredBy ? formatSource(record.answeredBy) : "real tool"}], ${waited}`;
+    case "model":
+      return `${describeModelCall(record)}, ${waited}`;
+    case "http":
+      return `HTTP ${record.method} ${record.url}, ${waited}`;
+  }
+}
+
+function describeModelCall(call: ModelCall): string {
+  const last = (call.request as { lastUserMessage?: unknown } | undefined)?.lastUserMessage;
+  const step = call.step !== undefined ? ` (script step ${call.step})` : "";
+  const via = call.http ? ` via ${call.http.method} ${call.http.url}` : "";
+  return `model call to ${call.provider} ${call.model}${step}${via}, last user message ${compactJson(last ?? null, 80)}`;
+}
+
+/** One HTTP exchange as a line. */
+export function formatHttpCall(call: HttpCall): string {
+  const result = call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${call.error.message}` : call.status;
+  return `${call.method} ${call.url} → ${result} [${formatSource(call.answeredBy, "http")}]`;
 }

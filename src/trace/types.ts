@@ -1,12 +1,41 @@
-/** Where a tool call stands. `rejected`: it was refused without running (strict mode, call limit). */
-export type ToolCallStatus = "pending" | "completed" | "failed" | "rejected";
+/** The kinds of interaction a session records in its log. */
+export type InteractionKind = "tool" | "model" | "http";
 
-/** What answered a tool call. */
-export type ToolCallSource =
+/**
+ * Where an interaction stands.
+ * - `pending`: it has not finished (yet).
+ * - `completed`: it returned a result.
+ * - `failed`: it raised an error (a real failure, or a stub's `throw` outcome).
+ * - `rejected`: it was refused without running: by strict mode, the call limit, or by the agent itself
+ *   before the executor ran (invalid input, a denied approval).
+ */
+export type InteractionStatus = "pending" | "completed" | "failed" | "rejected";
+
+/** @deprecated Use {@link InteractionStatus}. */
+export type ToolCallStatus = InteractionStatus;
+
+/** What answered an interaction: the step of the chain that produced the result the agent saw. */
+export type AnswerSource =
+  /** A stub rule, with the position of the outcome in its sequence (0-based). */
   | { readonly kind: "stub"; readonly ruleId: string; readonly outcomeIndex: number }
+  /** An entry of a cassette (record and replay). */
+  | { readonly kind: "cassette"; readonly entry: number }
+  /** A middleware that answered without calling the next step. */
+  | { readonly kind: "middleware"; readonly name: string }
+  /** The real thing at the end of the chain: the tool's executor, the network. */
   | { readonly kind: "real" }
+  /** The mock model (in process or on the wire). */
+  | { readonly kind: "mock-model" }
+  /** Strict mode refused it: nothing matched, so nothing ran. */
   | { readonly kind: "strict" }
-  | { readonly kind: "middleware"; readonly name: string };
+  /**
+   * It never reached tooltrace's chain: the agent answered it itself (it refused invalid input, an approval
+   * was denied, the app supplied a client-side tool's result), seen in the model's conversation.
+   */
+  | { readonly kind: "outside" };
+
+/** @deprecated Use {@link AnswerSource}. */
+export type ToolCallSource = AnswerSource;
 
 /** An error as the trace keeps it. */
 export interface TraceError {
@@ -14,27 +43,56 @@ export interface TraceError {
   readonly message: string;
 }
 
-/** One tool call of a turn. */
-export interface ToolCall {
-  /** The call id the agent framework gave (AI SDK `toolCallId`), or one tooltrace derived. */
+/** How a step of the chain changed an interaction (a middleware rewrote the input or the result). */
+export interface TraceChange {
+  /** The step's name (a middleware's `name`). */
+  readonly by: string;
+  readonly what: "input" | "output";
+}
+
+/** What every record of the log has. */
+export interface InteractionBase {
+  /** 1-based position in the session's log: the order in which interactions started. */
+  readonly seq: number;
+  readonly kind: InteractionKind;
+  /** The index of the turn this interaction belongs to. */
+  readonly turnIndex: number;
+  /** Wall-clock start, milliseconds since the epoch. */
+  readonly startedAt: number;
+  /** Monotonic start, milliseconds since the session was created. */
+  readonly start: number;
+  /** Monotonic end on the same clock; absent while pending. */
+  readonly end?: number;
+  /** `end - start`; absent while pending. */
+  readonly durationMs?: number;
+  readonly status: InteractionStatus;
+  /** Which step answered; absent while pending. */
+  readonly answeredBy?: AnswerSource;
+  /** The error the agent saw, when it failed or was rejected. */
+  readonly error?: TraceError;
+  /** Steps that rewrote the input or the result on the way. */
+  readonly changes?: readonly TraceChange[];
+  /** True when it arrived after its turn had ended (a test that timed out, an agent still running). */
+  readonly late?: boolean;
+}
+
+/** One tool call. */
+export interface ToolCall extends InteractionBase {
+  readonly kind: "tool";
+  /** The call id the agent framework gave (AI SDK `toolCallId`), the model's id, or one tooltrace derived. */
   readonly id: string;
   /** The tool's own name (`list_tasks`). */
   readonly tool: string;
-  /** The subagent path the tool lives at; `[]` for the root agent. */
+  /** The subagent path active at the call; `[]` for the root agent. */
   readonly path: readonly string[];
   /** `path` and `tool` joined with `/`: what a stub rule's `tool` names. */
   readonly qualifiedName: string;
+  /** The input the answer was given (after any rewrite). */
   readonly input: unknown;
+  /** The input as the agent sent it, when a step rewrote it. */
+  readonly originalInput?: unknown;
+  /** The result the agent saw. */
   readonly output?: unknown;
-  readonly error?: TraceError;
-  readonly status: ToolCallStatus;
-  /** Which stub rule and outcome answered, or that the real tool ran. */
-  readonly answeredBy?: ToolCallSource;
-  /** Milliseconds since the epoch. */
-  readonly startedAt: number;
-  readonly durationMs?: number;
-  /** The index of the turn this call belongs to. */
-  readonly turnIndex: number;
 }
 
 /** Token counts. */
@@ -50,21 +108,54 @@ export interface ModelMessageView {
   readonly text: string;
 }
 
-/** One call to a model, filled by the mock model and the wire mock. */
-export interface ModelCall {
-  /** `anthropic`, `openai`, `openai.responses`, or the mock model's provider id. */
+/** A tool call in a model's reply. */
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/** The HTTP side of an interaction that crossed the wire. */
+export interface HttpExchange {
+  readonly method: string;
+  readonly url: string;
+  /** The response status code, once answered. */
+  readonly statusCode?: number;
+}
+
+/** One call to a model, made through the mock model (in process) or the wire mock. */
+export interface ModelCall extends InteractionBase {
+  readonly kind: "model";
+  /** `anthropic.messages`, `openai.chat`, `openai.responses`, or the mock model's provider id. */
   readonly provider: string;
   readonly model: string;
+  /** The subagent path active at the call; `[]` for the root agent. */
+  readonly path: readonly string[];
   /** What the model was asked (the mock model's request view). */
   readonly request: unknown;
-  /** What the model answered. */
-  readonly reply: { readonly text: string; readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[] };
+  /** What the model answered (empty while pending or when it failed). */
+  readonly reply: { readonly text: string; readonly toolCalls: readonly ModelToolCall[] };
   readonly streamed: boolean;
   readonly usage: Usage;
-  readonly startedAt: number;
-  readonly durationMs: number;
-  readonly error?: TraceError;
+  /** Which call of the mock model's script answered (1-based), once known. */
+  readonly step?: number;
+  /** The request and status, for calls that came over the wire. */
+  readonly http?: HttpExchange;
 }
+
+/** One HTTP exchange that is not an LLM call. */
+export interface HttpCall extends InteractionBase {
+  readonly kind: "http";
+  readonly method: string;
+  readonly url: string;
+  /** The response status code; absent while pending and when the request got a network error. */
+  readonly statusCode?: number;
+  /** The `seq` of the tool call during which the request was made, if any. */
+  readonly parentSeq?: number;
+}
+
+/** Any record of the log. */
+export type Interaction = ToolCall | ModelCall | HttpCall;
 
 /** How a turn ended. */
 export type TurnStatus = "running" | "completed" | "failed";
@@ -75,22 +166,29 @@ export interface Turn {
   readonly userMessage: string;
   /** The agent's final reply text. */
   readonly text: string;
-  /** Every piece of assistant text in the turn, in order (intermediate steps included). */
+  /**
+   * Every piece of text the agent produced for the user in this turn, in order (intermediate steps
+   * included): what the agent returned, or the traced model replies' texts when it returned only the final one.
+   */
   readonly assistantTexts: readonly string[];
+  /** The turn's tool calls, in the order they started (a view of the session's log). */
   readonly toolCalls: readonly ToolCall[];
+  /** The turn's model calls, in order (a view of the session's log). */
   readonly modelCalls: readonly ModelCall[];
+  /** The turn's HTTP exchanges other than LLM calls, in order (a view of the session's log). */
+  readonly httpCalls: readonly HttpCall[];
   /** The sum of the model calls' usage, or what the agent reported when no model call was traced. */
   readonly usage: Usage;
   readonly status: TurnStatus;
-  /** Problems tooltrace found in this turn that fail the test even if the agent recovered (strict mode, call limit). */
+  /** Problems tooltrace found in this turn that fail the test even if the agent recovered. */
   readonly violations: readonly string[];
-  /** Why the turn failed (the agent threw, or was aborted). */
+  /** Why the turn failed (the agent threw, was aborted, or timed out). */
   readonly error?: TraceError;
   readonly startedAt: number;
   readonly durationMs: number;
 }
 
-/** Anything the matchers accept: a turn, a session-like object with turns, or a list of calls. */
+/** Anything the matchers accept besides a turn or a list of calls: a session-like object with turns. */
 export interface TurnsHolder {
   readonly turns: readonly Turn[];
 }

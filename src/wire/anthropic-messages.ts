@@ -17,6 +17,7 @@ interface Block {
 /** The Anthropic Messages API (`POST /v1/messages`), JSON and streaming. */
 export const anthropicMessages: WireCodec = {
   api: "anthropic.messages",
+  path: "/messages",
   idPrefix: "toolu_",
 
   decode(raw) {

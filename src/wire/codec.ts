@@ -18,6 +18,8 @@ export type WireErrorKind = "invalid_request" | "not_found" | "server";
 /** One provider API: decode its request, encode a reply as its JSON or its server-sent events. */
 export interface WireCodec {
   readonly api: WireApi;
+  /** The end of the endpoint's URL path (`/messages`, `/chat/completions`, `/responses`). */
+  readonly path: string;
   /** Prefix of derived tool-call ids. */
   readonly idPrefix: string;
   /** Throws {@link WireRequestError} when the body is not a valid request of this API. */

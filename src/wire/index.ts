@@ -1,5 +1,10 @@
-/** The mock model on the LLM wire: MSW handlers for the Anthropic and OpenAI APIs. Needs `msw` (a peer dependency). */
-export { llmWire, type LlmWire, type LlmWireOptions } from "./llm-wire.js";
-export { startLlmServer, type LlmServer, type LlmServerOptions } from "./server.js";
+/**
+ * The mock model on the LLM wire: MSW handlers for the Anthropic and OpenAI APIs (needs `msw`, a peer
+ * dependency), and the transport-free `createLlmAnswer` they serve, for a `node:http` server of your own.
+ */
+export { llmWire, type LlmWire, type LlmWireOptions } from "../catchers/msw-llm-wire.js";
+export { startLlmServer, type LlmServer, type LlmServerOptions } from "../catchers/msw-server.js";
+export { httpCatcher } from "../catchers/msw-http.js";
+export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./answer.js";
 export { DEFAULT_BASE_URLS } from "./base-urls.js";
 export type { WireApi } from "./codec.js";

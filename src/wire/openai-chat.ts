@@ -13,6 +13,7 @@ const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), JSON and streaming. */
 export const openaiChat: WireCodec = {
   api: "openai.chat",
+  path: "/chat/completions",
   idPrefix: "call_",
 
   decode(raw) {

@@ -8,6 +8,7 @@ const TEXT_PARTS = ["input_text", "output_text", "text"];
 /** The OpenAI Responses API (`POST /v1/responses`), JSON and streaming. */
 export const openaiResponses: WireCodec = {
   api: "openai.responses",
+  path: "/responses",
   idPrefix: "call_",
 
   decode(raw) {

@@ -34,7 +34,10 @@ test("calls awaiting or denied approval do not consume entries; normal approvals
 
   const denied = await session.send("Delete the milk task");
   expect(denied).toHaveMessageIncluding("I did not delete it");
-  expect(denied).toHaveUsedNoTools();
+  // The denied call never reached the executor, yet it is in the trace: refused before it ran.
+  expect(denied).not.toHaveCalledTool("delete_task");
+  expect(denied).toHaveCalledTool("delete_task", { status: "rejected", input: { id: "milk" }, count: 1 });
+  expect(denied.toolCalls[0]?.answeredBy).toEqual({ kind: "outside" });
   expect(session.ruleUsage().get("delete")).toBe(0);
 
   const approved = await session.send("Delete the milk task, I approve");

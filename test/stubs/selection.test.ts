@@ -162,7 +162,11 @@ describe("match constraints", () => {
       unusedRules: "ignore",
     });
     const turn = await session.send("go");
-    expect(turn.toolCalls).toHaveLength(0);
+    // The AI SDK refused the input before the executor ran: the call is in the trace as rejected, no rule used.
+    expect(turn.toolCalls).toHaveLength(1);
+    expect(turn).toHaveCalledTool("complete_task", { status: "rejected", input: { task_id: 42 }, count: 1 });
+    expect(turn).toHaveFailedAction("complete_task", { error: /Invalid input for tool complete_task/ });
+    expect(turn.toolCalls[0]?.answeredBy).toEqual({ kind: "outside" });
     expect(session.unusedRuleIds()).toEqual(["any"]);
   });
 });

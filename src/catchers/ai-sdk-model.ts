@@ -8,12 +8,12 @@ import type {
   LanguageModelV3Content,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { chunkText } from "./chunk-text.js";
-import { fromAiSdkPrompt } from "./from-ai-sdk-prompt.js";
-import { respondAndRecord } from "./record-model-call.js";
-import { createResponder, type Responder } from "./responder.js";
-import { finishReasonV3, usageV2, usageV3 } from "./ai-sdk-usage.js";
-import type { MockModelInput, MockModelOptions, ResolvedReply } from "./types.js";
+import { finishReasonV3, usageV2, usageV3 } from "../model/ai-sdk-usage.js";
+import { chunkText } from "../model/chunk-text.js";
+import { fromAiSdkPrompt } from "../model/from-ai-sdk-prompt.js";
+import { createResponder, type Responder } from "../model/responder.js";
+import type { MockModelInput, MockModelOptions, ResolvedReply } from "../model/types.js";
+import { catchModelCall } from "./model-call.js";
 
 /** Options of a mock model served to `ai@5`, which speaks specification v2. */
 export interface MockModelV2Options extends MockModelOptions {
@@ -47,7 +47,7 @@ export function mockModel(input?: MockModelInput | MockModelV2Options): Language
 
 async function reply(responder: Responder, options: LanguageModelV3CallOptions | LanguageModelV2CallOptions, streamed: boolean): Promise<ResolvedReply> {
   const request = fromAiSdkPrompt(options.prompt as Parameters<typeof fromAiSdkPrompt>[0], options.tools as Parameters<typeof fromAiSdkPrompt>[1]);
-  return respondAndRecord(responder, request, { provider: responder.provider, model: responder.modelId, streamed });
+  return catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
 }
 
 function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {

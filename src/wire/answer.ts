@@ -1,83 +1,69 @@
-import { http, HttpResponse, matchRequestUrl, type HttpHandler } from "msw";
-import { respondAndRecord } from "../model/record-model-call.js";
+import type { TurnContext } from "../chain/caught.js";
+import { catchModelCall } from "../catchers/model-call.js";
+import { resolveRoute } from "../catchers/routes.js";
+import { currentTurnContext } from "../catchers/turn-context.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput } from "../model/types.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
-import { DEFAULT_BASE_URLS, endpointsFor } from "./base-urls.js";
 import { ERROR_STATUS, WireRequestError, type WireApi, type WireCodec, type WireErrorKind } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 
-const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
+/** Every codec, in the order their endpoint paths are tried. */
+export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
 
-/** Options of {@link llmWire}. */
-export interface LlmWireOptions {
+/** Options of {@link createLlmAnswer}. */
+export interface LlmAnswerOptions {
   /** The mock model's replies: anything `mockModel()` accepts, or a `Responder` shared with a `mockModel`. */
   readonly respond?: MockModelInput | Responder;
-  /**
-   * More base URLs to answer at, beside the providers' own (which are always mocked): a gateway, a local
-   * server, an Azure deployment (`https://res.openai.azure.com/openai/deployments/*`). Each base answers the
-   * APIs in `apis`, with paths built the way the SDKs build them.
-   */
-  readonly baseUrls?: readonly string[];
   /** The models that exist; any other gets the provider's 404. Default: every model exists. */
   readonly models?: readonly string[];
   /** The APIs to serve. Default: all three. */
   readonly apis?: readonly WireApi[];
 }
 
-/** The wire mock: MSW handlers plus what they answered. */
-export interface LlmWire {
-  /** Add these to your own `setupServer(...)` or `server.use(...)`, or use `startLlmServer`. */
-  readonly handlers: HttpHandler[];
+/** The LLM APIs answered from a mock model, over any transport that speaks `Request` and `Response`. */
+export interface LlmAnswer {
+  /**
+   * Answers one request to an LLM API: the endpoint is read from the end of the path (`.../v1/messages`,
+   * `.../chat/completions`, `.../responses`). A path that starts with a session's route
+   * (`/tooltrace/<token>/...`) is attributed to that session's running turn; otherwise to the turn running
+   * in the caller's async context, if any.
+   */
+  answer(request: Request): Promise<Response>;
+  /** The codec serving this URL path, if any. */
+  codecFor(pathname: string): WireCodec | undefined;
   /** Every model call answered, in order, also those made outside a session. */
   readonly calls: readonly ModelCall[];
   readonly responder: Responder;
-  /** Turns the handlers off: they let requests fall through to the server's other handlers. */
-  close(): void;
 }
 
 /**
- * MSW handlers that answer the Anthropic Messages, OpenAI Chat Completions and OpenAI Responses APIs
- * from a deterministic mock model, in plain JSON or as the providers' server-sent events.
- *
- * @example
- * ```ts
- * const wire = llmWire({ respond: ({ lastUserMessage }) => `Echo: ${lastUserMessage}` });
- * const server = setupServer(...wire.handlers, ...yourHandlers);
- * server.listen();
- * ```
+ * The wire mock without a transport: `answer(Request): Promise<Response>` with the providers' JSON and
+ * server-sent events. The MSW handlers and a `node:http` server both serve it.
  */
-export function llmWire(options: LlmWireOptions = {}): LlmWire {
+export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
   const responder = isResponder(options.respond) ? options.respond : createResponder(options.respond as MockModelInput | undefined);
   const calls: ModelCall[] = [];
   const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
+  const codecs = CODECS.filter((codec) => apis.has(codec.api));
   const models = options.models ? new Set(options.models) : undefined;
   let responses = 0;
-  let open = true;
-  const handlers: HttpHandler[] = [];
-  for (const codec of CODECS) {
-    if (!apis.has(codec.api)) continue;
-    const own = codec.api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai;
-    const urls = [...new Set([own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, codec.api)))];
-    // A predicate rather than a path: once closed, the handler does not match at all, so the request is
-    // the server's to handle (or to report as unhandled under the user's own policy).
-    const matches = urlMatcher(urls);
-    const predicate = ({ request }: { request: Request }) => open && matches(request.url);
-    handlers.push(
-      http.post(predicate, async ({ request }) => {
-        responses += 1;
-        return answer(codec, request, { responder, models, calls, responseNumber: responses });
-      }),
-    );
-  }
+  const codecFor = (pathname: string) => codecs.find((codec) => pathname.endsWith(codec.path));
   return {
-    handlers,
     calls,
     responder,
-    close: () => {
-      open = false;
+    codecFor,
+    async answer(request) {
+      const url = new URL(request.url);
+      const { target, path } = resolveRoute(url.pathname);
+      const codec = codecFor(path) ?? codecFor(url.pathname);
+      if (codec === undefined) return new Response(JSON.stringify({ error: { message: `tooltrace's wire mock does not serve ${request.method} ${path}` } }), { status: 404, headers: { "content-type": "application/json" } });
+      if (target !== undefined && "problem" in target) return error(codec, "server", `[tooltrace] ${target.problem}`);
+      const context = target?.context ?? currentTurnContext();
+      responses += 1;
+      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context });
     },
   };
 }
@@ -87,9 +73,10 @@ interface AnswerState {
   readonly models: ReadonlySet<string> | undefined;
   readonly calls: ModelCall[];
   readonly responseNumber: number;
+  readonly context: TurnContext | undefined;
 }
 
-async function answer(codec: WireCodec, request: Request, state: AnswerState): Promise<Response> {
+async function answerWith(codec: WireCodec, request: Request, state: AnswerState): Promise<Response> {
   let body: unknown;
   try {
     body = JSON.parse(await request.text());
@@ -112,11 +99,11 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
   }
   let reply;
   try {
-    reply = await respondAndRecord(
+    reply = await catchModelCall(
       state.responder,
-      decoded.view,
-      { provider: codec.api, model: decoded.model, streamed: decoded.stream, idPrefix: codec.idPrefix },
-      (call) => state.calls.push(call),
+      { provider: codec.api, model: decoded.model, streamed: decoded.stream, request: decoded.view, http: { method: request.method, url: request.url }, onRecord: (call) => state.calls.push(call) },
+      codec.idPrefix,
+      state.context,
     );
   } catch (cause) {
     return error(codec, "server", cause instanceof Error ? cause.message : String(cause));
@@ -131,7 +118,7 @@ async function answer(codec: WireCodec, request: Request, state: AnswerState): P
       controller.close();
     },
   });
-  return new HttpResponse(stream, { headers: { ...providerHeaders(codec), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
+  return new Response(stream, { headers: { ...providerHeaders(codec), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
 }
 
 function error(codec: WireCodec, kind: WireErrorKind, message: string): Response {
@@ -140,7 +127,7 @@ function error(codec: WireCodec, kind: WireErrorKind, message: string): Response
 }
 
 function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
-  return new HttpResponse(JSON.stringify(body), { status, headers: { ...headers, "content-type": "application/json" } });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 function providerHeaders(codec: WireCodec): Record<string, string> {
@@ -154,19 +141,6 @@ function responseId(codec: WireCodec, n: number): string {
   return `resp_tooltrace${serial}`;
 }
 
-/** Exact URLs compare as strings (query ignored); patterns with `*` or `:param` go through MSW's matcher. */
-function urlMatcher(urls: readonly string[]): (url: string) => boolean {
-  const exact = new Set(urls.filter((url) => !/[*]|\/:/.test(url.replace(/^\w+:\/\/[^/]*/, ""))));
-  const patterns = urls.filter((url) => !exact.has(url));
-  return (url) => {
-    const query = url.search(/[?#]/);
-    const bare = query === -1 ? url : url.slice(0, query);
-    if (exact.has(bare)) return true;
-    return patterns.length > 0 && patterns.some((pattern) => matchRequestUrl(new URL(url), pattern).matches);
-  };
-}
-
 function isResponder(value: unknown): value is Responder {
   return value !== null && typeof value === "object" && typeof (value as Responder).respond === "function" && typeof (value as Responder).modelId === "string";
 }
-

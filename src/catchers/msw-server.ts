@@ -1,15 +1,18 @@
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../errors.js";
-import { llmWire, type LlmWire, type LlmWireOptions } from "./llm-wire.js";
+import { currentScope } from "../session/scope.js";
+import { httpCatcher } from "./msw-http.js";
+import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
 /** Options of {@link startLlmServer}. */
 export interface LlmServerOptions extends LlmWireOptions {
   /** Your own MSW server: the wire handlers are added to it instead of starting a second one. */
   readonly server?: { use(...handlers: HttpHandler[]): void };
   /**
-   * Without `server`: what tooltrace's own server does with requests that are not LLM calls. Default
-   * `bypass` (they go out untouched); `error` makes a run hermetic.
+   * Without `server`: what tooltrace's own server does with requests that are not LLM calls and are made
+   * outside a session's turn. Default `bypass` (they go out untouched); `error` makes a run hermetic.
+   * Requests made during a turn are traced (`turn.httpCalls`) and, in a strict session, refused.
    */
   readonly onUnhandledRequest?: "bypass" | "warn" | "error";
 }
@@ -26,8 +29,10 @@ export interface LlmServer extends LlmWire {
  *
  * With `{ server }`, the handlers join your MSW server (its `onUnhandledRequest` policy stays in force), and
  * `close()` switches them off so requests fall through to your other handlers. Without it, tooltrace starts
- * its own MSW server that answers only the LLM APIs and lets every other request through (or not: see
- * `onUnhandledRequest`).
+ * its own MSW server that answers the LLM APIs, traces every other request a session's turn makes (and
+ * refuses it in a strict session), and lets the rest through (or not: see `onUnhandledRequest`).
+ *
+ * Started inside a test, it is closed when the test ends, also when the test fails or times out.
  *
  * MSW servers in one process share their interceptors, so two servers fight over every request and the
  * first to close takes the interception of both with it. When another server is already listening this
@@ -38,7 +43,7 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const wire = llmWire(options);
   if (options.server) {
     options.server.use(...wire.handlers);
-    return { ...wire, [Symbol.dispose]: wire.close };
+    return closeWithTest({ ...wire, [Symbol.dispose]: wire.close });
   }
   if ((globalThis as Record<symbol, unknown>)[Symbol.for("fetch-interceptor")] !== undefined) {
     throw new TooltraceError(
@@ -46,11 +51,19 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
         "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
     );
   }
-  const server = setupServer(...wire.handlers);
+  const server = setupServer(...wire.handlers, httpCatcher());
   server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? "bypass" });
+  let closed = false;
   const close = () => {
+    if (closed) return;
+    closed = true;
     wire.close();
     server.close();
   };
-  return { ...wire, close, [Symbol.dispose]: close };
+  return closeWithTest({ ...wire, close, [Symbol.dispose]: close });
+}
+
+function closeWithTest(server: LlmServer): LlmServer {
+  currentScope()?.resources.add({ close: () => server.close() });
+  return server;
 }

@@ -1,0 +1,69 @@
+import { http, matchRequestUrl, type HttpHandler } from "msw";
+import { DEFAULT_BASE_URLS, endpointsFor } from "../wire/base-urls.js";
+import { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../wire/answer.js";
+import type { WireApi } from "../wire/codec.js";
+
+/** Options of {@link llmWire}. */
+export interface LlmWireOptions extends LlmAnswerOptions {
+  /**
+   * More base URLs to answer at, beside the providers' own (which are always mocked): a gateway, a local
+   * server, an Azure deployment (`https://res.openai.azure.com/openai/deployments/*`). Each base answers the
+   * APIs in `apis`, with paths built the way the SDKs build them.
+   */
+  readonly baseUrls?: readonly string[];
+}
+
+/** The wire mock as MSW handlers, plus what they answered. */
+export interface LlmWire extends LlmAnswer {
+  /** Add these to your own `setupServer(...)` or `server.use(...)`, or use `startLlmServer`. */
+  readonly handlers: HttpHandler[];
+  /** Turns the handlers off: they let requests fall through to the server's other handlers. */
+  close(): void;
+}
+
+/**
+ * MSW handlers that answer the Anthropic Messages, OpenAI Chat Completions and OpenAI Responses APIs
+ * from a deterministic mock model, in plain JSON or as the providers' server-sent events. Each handler
+ * only hands the request to {@link createLlmAnswer}'s `answer`, which a `node:http` server can serve too.
+ *
+ * @example
+ * ```ts
+ * const wire = llmWire({ respond: ({ lastUserMessage }) => `Echo: ${lastUserMessage}` });
+ * const server = setupServer(...wire.handlers, ...yourHandlers);
+ * server.listen();
+ * ```
+ */
+export function llmWire(options: LlmWireOptions = {}): LlmWire {
+  const answer = createLlmAnswer(options);
+  const apis = new Set<WireApi>(options.apis ?? ["anthropic.messages", "openai.chat", "openai.responses"]);
+  let open = true;
+  const urls: string[] = [];
+  for (const api of apis) {
+    const own = api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai;
+    urls.push(...[own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, api)));
+  }
+  // A predicate rather than a path: once closed, the handler does not match at all, so the request is
+  // the server's to handle (or to report as unhandled under the user's own policy).
+  const matches = urlMatcher([...new Set(urls)]);
+  const handlers = [http.post(({ request }) => open && matches(request.url), ({ request }) => answer.answer(request))];
+  return {
+    ...answer,
+    calls: answer.calls,
+    handlers,
+    close: () => {
+      open = false;
+    },
+  };
+}
+
+/** Exact URLs compare as strings (query ignored); patterns with `*` or `:param` go through MSW's matcher. */
+function urlMatcher(urls: readonly string[]): (url: string) => boolean {
+  const exact = new Set(urls.filter((url) => !/[*]|\/:/.test(url.replace(/^\w+:\/\/[^/]*/, ""))));
+  const patterns = urls.filter((url) => !exact.has(url));
+  return (url) => {
+    const query = url.search(/[?#]/);
+    const bare = query === -1 ? url : url.slice(0, query);
+    if (exact.has(bare)) return true;
+    return patterns.length > 0 && patterns.some((pattern) => matchRequestUrl(new URL(url), pattern).matches);
+  };
+}

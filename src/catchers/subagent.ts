@@ -1,0 +1,27 @@
+import { currentTurnContext, runInTurnContext } from "./turn-context.js";
+
+/**
+ * Runs `fn` as the subagent at `path` (`"researcher"`, or `"researcher/assistant"`): every tool and model
+ * call made inside it, awaited or not, carries that path, so stub rules such as `researcher/list_tasks` apply
+ * and a root rule never matches the subagent's tool, also when root and subagent share the same tool objects.
+ * Nested calls append to the path. Outside a session's turn, it only runs `fn`.
+ *
+ * @example
+ * ```ts
+ * const researcher = tool({ inputSchema, execute: ({ question }) => inSubagent("researcher", () => generateText({ model, tools, prompt: question })) });
+ * ```
+ */
+export function inSubagent<T>(path: string, fn: () => T): T {
+  const parts = typeof path === "string" ? path.split("/").filter(Boolean) : [];
+  if (parts.length === 0) throw new TypeError(`[tooltrace] inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`);
+  if (typeof fn !== "function") throw new TypeError("[tooltrace] inSubagent(path, fn): `fn` must be a function.");
+  const context = currentTurnContext();
+  if (context === undefined) return fn();
+  return runInTurnContext({ ...context, path: [...context.path, ...parts] }, fn);
+}
+
+/** Joins a path and a tool name as a stub rule names it. */
+export function qualify(tool: string, path: readonly string[]): string {
+  return path.length === 0 ? tool : `${path.join("/")}/${tool}`;
+}
+

@@ -1,0 +1,56 @@
+import type { MockModelRequest } from "../model/types.js";
+import type { HttpExchange, ModelCall } from "../trace/types.js";
+import type { Terminal } from "./types.js";
+
+/** A patched executor, as the catchers know it: the key the session looks its tool up by. */
+export interface ExecutorHandle {
+  /** The name it was first registered under, for calls from a session that does not know it. */
+  readonly label: string;
+}
+
+/** A tool call, as the executor spy caught it. */
+export interface CaughtToolCall {
+  readonly kind: "tool";
+  readonly executor: ExecutorHandle;
+  readonly input: unknown;
+  /** The id the framework passed (AI SDK `toolCallId`), when it did. */
+  readonly callId: string | undefined;
+}
+
+/** A model call, as the AI SDK model object or the wire mock caught it. */
+export interface CaughtModelCall {
+  readonly kind: "model";
+  readonly provider: string;
+  readonly model: string;
+  readonly streamed: boolean;
+  readonly request: MockModelRequest;
+  readonly http?: HttpExchange;
+  /** Called with the record once it exists (the wire mock keeps a list of every call it answered). */
+  readonly onRecord?: (record: ModelCall) => void;
+}
+
+/** An HTTP exchange that is not an LLM call, as the MSW catcher caught it. */
+export interface CaughtHttpCall {
+  readonly kind: "http";
+  readonly method: string;
+  readonly url: string;
+}
+
+export type Caught = CaughtToolCall | CaughtModelCall | CaughtHttpCall;
+
+/** Whoever handles caught interactions: a session. The catchers know nothing else of it. */
+export interface InteractionHost {
+  /** Runs one caught interaction through the session's chain and returns what the caller must see. */
+  handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown;
+}
+
+/** What is running right now, as seen from inside the agent's code. */
+export interface TurnContext {
+  readonly host: InteractionHost;
+  /** Opaque to the catchers: the session's turn. */
+  readonly turn: object;
+  /** The subagent path active here; `[]` for the root agent. */
+  readonly path: readonly string[];
+  /** The `seq` of the tool call whose real executor is running here, if any. */
+  readonly parentSeq?: number;
+}

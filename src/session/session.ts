@@ -1,0 +1,385 @@
+import { randomBytes } from "node:crypto";
+import { bindTools, type BoundTools, type ToolRegistration } from "../catchers/bind-tools.js";
+import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
+import { qualify } from "../catchers/subagent.js";
+import type { Executor } from "../catchers/tool-spies.js";
+import { runInTurnContext } from "../catchers/turn-context.js";
+import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
+import { ChainCall, isThenable, type ChainHost } from "../chain/chain-call.js";
+import type { Step, Terminal } from "../chain/types.js";
+import { TooltraceError } from "../errors.js";
+import { stubStep } from "../steps/stub-step.js";
+import { strictStep } from "../steps/strict-step.js";
+import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
+import { compactJson, describePending, formatSource } from "../trace/format.js";
+import { TurnRecord, type Mutable } from "../trace/records.js";
+import { SessionLog } from "../trace/session-log.js";
+import { turnToJson } from "../trace/turn-json.js";
+import type { Interaction, ToolCall, Turn } from "../trace/types.js";
+import { ZERO_USAGE } from "../trace/usage.js";
+import { applyReply } from "./apply-reply.js";
+import { AskedCalls, type AskedCall } from "./asked-calls.js";
+import { reportLateCall } from "./late-calls.js";
+import { writeHttpResult, writeModelResult, writeToolResult } from "./result-writers.js";
+import type { SessionReport } from "./scope.js";
+import type { SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./types.js";
+
+/** The most tool calls one session records. */
+export const MAX_CALLS_PER_SESSION = 10_000;
+
+const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
+const OUTSIDE = { kind: "outside" } as const;
+
+let sessionCounter = 0;
+
+interface RunningTurn {
+  readonly turn: TurnRecord;
+  readonly context: TurnContext;
+  readonly controller: AbortController;
+}
+
+/**
+ * A conversation with the agent under test. It owns the session's log and chain: every interaction the
+ * catchers hand it (tool, model, HTTP) is numbered, run through the chain and recorded.
+ */
+export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost, ChainHost {
+  readonly name: string;
+  readonly strict: boolean;
+  readonly unusedRules: UnusedRulesPolicy | undefined;
+  readonly turns: TurnRecord[] = [];
+  readonly violations: string[] = [];
+  readonly log = new SessionLog();
+  private readonly historyList: TMessage[];
+  private readonly rules: RuleSet;
+  private readonly bound: BoundTools;
+  private readonly steps: readonly Step[];
+  private readonly agent: SessionOptions<TMessage>["agent"];
+  private readonly asked = new AskedCalls();
+  private running: RunningTurn | undefined;
+  /** Agent runs that have not settled, even if their turn ended (timed out): the tools stay caught until they do. */
+  private agentsInFlight = 0;
+  private callCount = 0;
+  private closed = false;
+  private routeToken: string | undefined;
+
+  constructor(
+    options: SessionOptions<TMessage>,
+    private readonly testName: string | undefined,
+  ) {
+    if (typeof options.agent !== "function") {
+      throw new TypeError("[tooltrace] createSession needs `agent`: a function (message, { history, signal }) => reply.");
+    }
+    this.name = options.name ?? `session ${++sessionCounter}`;
+    this.strict = options.strict === true;
+    this.unusedRules = options.unusedRules;
+    this.agent = options.agent;
+    this.historyList = [...(options.history ?? [])];
+    this.bound = bindTools(this, options.tools, options.subagents);
+    try {
+      this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()) });
+    } catch (error) {
+      this.bound.unbind();
+      throw error;
+    }
+    this.steps = this.strict ? [stubStep(this.rules), strictStep] : [stubStep(this.rules)];
+  }
+
+  get history(): readonly TMessage[] {
+    return this.historyList;
+  }
+
+  get toolCalls(): readonly ToolCall[] {
+    return this.turns.flatMap((turn) => turn.toolCalls);
+  }
+
+  get interactions(): readonly Interaction[] {
+    return this.log.interactions;
+  }
+
+  get route(): string {
+    if (this.routeToken === undefined) {
+      this.routeToken = randomBytes(12).toString("base64url");
+      registerRoute(this.routeToken, () => this.routeTarget());
+    }
+    return `/${ROUTE_SEGMENT}/${this.routeToken}`;
+  }
+
+  async send(message: string, options: SendOptions = {}): Promise<Turn> {
+    if (this.closed) throw new TooltraceError(`${this.name} is closed; create a new session to send more messages.`);
+    if (typeof message !== "string") throw new TypeError("[tooltrace] session.send(message) takes the user message as a string.");
+    if (this.running) throw new TooltraceError(`${this.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`);
+    const turn = new TurnRecord(this.turns.length, message, this.log.now());
+    this.turns.push(turn);
+    const controller = new AbortController();
+    const context: TurnContext = { host: this, turn, path: [] };
+    this.running = { turn, context, controller };
+    const external = options.signal;
+    const onExternalAbort = () => controller.abort(external?.reason);
+    if (external?.aborted) onExternalAbort();
+    external?.addEventListener("abort", onExternalAbort, { once: true });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => controller.abort(new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`)), options.timeoutMs);
+    try {
+      const history = [...this.historyList];
+      const run = runInTurnContext(context, () => Promise.resolve().then(() => this.agent(message, { history, signal: controller.signal, turn })));
+      this.agentsInFlight += 1;
+      const settled = () => {
+        this.agentsInFlight -= 1;
+        if (this.closed && this.agentsInFlight === 0) this.bound.unbind();
+      };
+      run.then(settled, settled);
+      const reply = await raceAbort(run, controller.signal);
+      this.historyList.push(...applyReply(turn, message, reply));
+      this.settleAskedCalls(turn, true);
+      turn.finish("completed", this.log.now() - turn.start);
+    } catch (error) {
+      this.settleAskedCalls(turn, false);
+      turn.finish("failed", this.log.now() - turn.start, error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      external?.removeEventListener("abort", onExternalAbort);
+      this.running = undefined;
+    }
+    return turn;
+  }
+
+  handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown {
+    const turn = context.turn as TurnRecord;
+    const late = this.closed || turn.status !== "running";
+    switch (caught.kind) {
+      case "tool":
+        return this.handleTool(turn, context, caught, terminal, late);
+      case "model":
+        return this.handleModel(turn, context, caught, terminal, late);
+      case "http":
+        return this.handleHttp(turn, context, caught, terminal, late);
+    }
+  }
+
+  violation(message: string, turnIndex: number | undefined): void {
+    if (this.closed) {
+      reportLateCall(`${this.describeOwner()}: ${message}`);
+      return;
+    }
+    this.violations.push(message);
+    const turn = turnIndex === undefined ? this.running?.turn : this.turns[turnIndex];
+    turn?.violations.push(message);
+  }
+
+  takeViolations(): string[] {
+    return this.violations.splice(0);
+  }
+
+  ruleUsage(): ReadonlyMap<string, number> {
+    return this.rules.usage();
+  }
+
+  unusedRuleIds(): string[] {
+    return this.rules.unusedRuleIds();
+  }
+
+  close(): SessionReport {
+    let stillRunning: string | undefined;
+    if (!this.closed) {
+      if (this.running) {
+        const { turn, controller } = this.running;
+        stillRunning = `turn ${turn.index} was still running when its test ended. ${this.pendingSummary(turn)}`;
+        controller.abort(new TooltraceError(`${this.name} closed: its test ended while turn ${turn.index} was running.`));
+      }
+      this.closed = true;
+      if (this.agentsInFlight === 0) this.bound.unbind();
+    }
+    return {
+      name: this.name,
+      strict: this.strict,
+      unusedRuleIds: this.rules.unusedRuleIds(),
+      violations: [...this.violations],
+      turns: this.turns.map(turnToJson),
+      ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
+      ...(stillRunning ? { stillRunning } : {}),
+    };
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private handleTool(turn: TurnRecord, context: TurnContext, caught: CaughtToolCall, terminal: Terminal, late: boolean): unknown {
+    const registration = this.bound.executors.get(caught.executor as Executor);
+    const tool = registration?.name ?? caught.executor.label;
+    const path = registration ? pathOf(registration, context.path) : context.path;
+    const qualifiedName = qualify(tool, path);
+    if (this.callCount >= MAX_CALLS_PER_SESSION) {
+      const message = `${this.name} made more than ${MAX_CALLS_PER_SESSION} tool calls; a session records at most ${MAX_CALLS_PER_SESSION}. Is the agent looping? Split long scenarios into several sessions.`;
+      if (this.callCount === MAX_CALLS_PER_SESSION) this.violation(message, turn.index);
+      this.callCount += 1;
+      throw new TooltraceError(message);
+    }
+    this.callCount += 1;
+    const asked = this.asked.claim(qualifiedName, tool, caught.callId);
+    const record = this.log.openTool(turn, { kind: "tool", id: caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, input: caught.input });
+    if (late) record.late = true;
+    const real: Terminal = { ...terminal, run: (input, progress) => runInTurnContext({ ...context, parentSeq: record.seq }, () => terminal.run(input, progress)) };
+    const call = new ChainCall(this, record, qualifiedName, caught.input, real, writeToolResult);
+    const result = call.run(registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps);
+    return late ? this.afterLate(record, result, `${qualifiedName}(${compactJson(caught.input)})`) : result;
+  }
+
+  private handleModel(turn: TurnRecord, context: TurnContext, caught: CaughtModelCall, terminal: Terminal, late: boolean): Promise<unknown> {
+    for (const { asked, result } of this.asked.answeredIn(caught.request)) this.recordOutside(turn, asked, result.isError, result.output);
+    const record = this.log.openModel(turn, {
+      kind: "model",
+      provider: caught.provider,
+      model: caught.model,
+      path: context.path,
+      request: caught.request,
+      reply: EMPTY_REPLY,
+      streamed: caught.streamed,
+      usage: ZERO_USAGE,
+      ...(caught.http ? { http: { ...caught.http } } : {}),
+    });
+    if (late) record.late = true;
+    caught.onRecord?.(record);
+    const call = new ChainCall(this, record, `${caught.provider} ${caught.model}`, caught.request, terminal, writeModelResult);
+    const result = Promise.resolve(call.run(this.steps)).then(
+      (reply) => {
+        this.asked.noteReply(record);
+        return reply;
+      },
+      (error: unknown) => {
+        if (record.http) record.http = { ...record.http, statusCode: 500 };
+        if (record.answeredBy?.kind === "mock-model") {
+          this.violation(`the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`, turn.index);
+        }
+        throw error;
+      },
+    );
+    return late ? (this.afterLate(record, result, `a model call to ${caught.provider} ${caught.model}`) as Promise<unknown>) : result;
+  }
+
+  private handleHttp(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, late: boolean): unknown {
+    const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
+    if (late) record.late = true;
+    const result = new ChainCall(this, record, `${caught.method} ${caught.url}`, { method: caught.method, url: caught.url }, terminal, writeHttpResult).run(this.steps);
+    return late ? this.afterLate(record, result, `HTTP ${caught.method} ${caught.url}`) : result;
+  }
+
+  /** A step first in line for an executor this session was not given (another session patched it). */
+  private foreignToolStep(tool: string): Step {
+    return {
+      name: "session tools",
+      run: (ctx, next) => {
+        if (!ctx.strict) return next();
+        return ctx.reject(`strict mode: ${ctx.name} is not among ${this.name}'s tools, so it did not run. Pass it in \`tools\`, or create the session without \`strict: true\`.`, { kind: "strict" });
+      },
+    };
+  }
+
+  /** Reports a call that arrived after its turn ended, once it is answered. */
+  private afterLate(record: Interaction, result: unknown, what: string): unknown {
+    const report = () => {
+      const outcome = record.status === "pending" ? "" : `; ${record.status === "rejected" ? "refused" : "answered"} by ${formatSource(record.answeredBy, record.kind)}`;
+      this.violation(`${what} arrived after turn ${record.turnIndex} had ended${outcome}. Await everything the agent starts before the turn ends, or cancel it on \`signal\`.`, record.turnIndex);
+    };
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (value) => (report(), value),
+        (error: unknown) => {
+          report();
+          throw error;
+        },
+      );
+    }
+    report();
+    return result;
+  }
+
+  /**
+   * At the end of a turn: tool calls the model asked for that neither reached the chain nor were answered
+   * by the agent. They are recorded as never run; in strict mode each fails the test, since a tool that ran
+   * outside tooltrace is exactly what strict mode promises cannot happen. Calls awaiting approval, and tools
+   * the app answers itself, stay open.
+   */
+  private settleAskedCalls(turn: TurnRecord, completed: boolean): void {
+    const unanswered = this.asked.takeUnanswered(turn.index, (asked) => {
+      const traits = this.bound.names.get(asked.qualifiedName) ?? this.bound.names.get(asked.name);
+      return traits !== undefined && (traits.approval || traits.noExecutor);
+    });
+    for (const asked of unanswered) {
+      this.recordOutside(turn, asked, true, "the model asked for this call, but it never reached tooltrace");
+      if (completed && this.strict) {
+        this.violation(
+          `the model asked for ${asked.qualifiedName}(${compactJson(asked.input)}), but no call of ${asked.qualifiedName} reached tooltrace: is its executor among the session's tools?`,
+          turn.index,
+        );
+      }
+    }
+  }
+
+  /** Records a call the model asked for that the agent answered without the chain (or never ran). */
+  private recordOutside(turn: TurnRecord, asked: AskedCall, isError: boolean, output: unknown): void {
+    const record = this.log.openTool(turn, { kind: "tool", id: asked.id, tool: asked.name, path: asked.path, qualifiedName: asked.qualifiedName, input: asked.input });
+    record.answeredBy = OUTSIDE;
+    if (isError) {
+      record.status = "rejected";
+      record.error = { name: "Error", message: typeof output === "string" ? output : compactJson(output, 500) };
+    } else {
+      record.status = "completed";
+      record.output = output;
+      const traits = this.bound.names.get(asked.qualifiedName) ?? this.bound.names.get(asked.name);
+      if (this.strict && !traits?.noExecutor) {
+        this.violation(`the model asked for ${asked.qualifiedName}, and a result came back, but no call of ${asked.qualifiedName} reached tooltrace: is its executor among the session's tools?`, turn.index);
+      }
+    }
+    this.log.close(record as Mutable<ToolCall>);
+  }
+
+  private routeTarget(): RouteTarget {
+    if (this.closed) return { problem: `${this.describeOwner()} is closed; a request on its route arrived after its test ended` };
+    if (this.running === undefined) return { problem: `${this.name} has no turn running; requests on its route are answered only during session.send()` };
+    return { context: this.running.context };
+  }
+
+  private pendingSummary(turn: TurnRecord): string {
+    const now = this.log.now();
+    const pending = turn.interactions.filter((record) => record.status === "pending");
+    if (pending.length === 0) return "Nothing tooltrace caught was pending: the agent was busy elsewhere.";
+    return `Pending: ${pending.map((record) => describePending(record, now)).join("; ")}.`;
+  }
+
+  private describeOwner(): string {
+    return this.testName === undefined ? this.name : `${this.name} of test "${this.testName}"`;
+  }
+}
+
+/** The path a call is named by: the active one if the executor was given there, else its only path. */
+function pathOf(registration: ToolRegistration, active: readonly string[]): readonly string[] {
+  const { paths } = registration;
+  if (paths.some((path) => samePath(path, active))) return active;
+  return paths.length === 1 ? (paths[0] as readonly string[]) : active;
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+

@@ -1,0 +1,27 @@
+import type { Step, StepContext } from "../chain/types.js";
+import { compactJson } from "../trace/format.js";
+
+/**
+ * The last step in strict mode: whatever would go live (a real tool, the network) is refused, and the
+ * refusal fails the test even if the agent recovers. Calls whose end is not live (the mock model) pass.
+ */
+export const strictStep: Step = {
+  name: "strict",
+  run(ctx, next) {
+    if (!ctx.live) return next();
+    return ctx.reject(strictMessage(ctx), { kind: "strict" });
+  },
+};
+
+function strictMessage(ctx: StepContext): string {
+  if (ctx.kind === "tool") {
+    return (
+      `strict mode: no stub rule matched ${ctx.name}(${compactJson(ctx.input)}), so the real tool did not run. ` +
+      `Add a rule for this call, or create the session without \`strict: true\`.`
+    );
+  }
+  return (
+    `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +
+    `Answer it with a handler on your MSW server, or create the session without \`strict: true\`.`
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * A JSON-safe copy of any value a tool, a model or an agent produced, for reporters and files.
+ * Unlike `JSON.stringify` with a "seen" set, only a true cycle (an object inside itself) becomes
+ * `"[Circular]"`: an object that appears twice side by side is copied twice, intact.
+ * - `toJSON()` is honoured (dates become ISO strings);
+ * - a bigint becomes its decimal string, a function `"[Function name]"`, a symbol its description;
+ * - `undefined` (and functions, symbols) in an object are dropped, in an array become `null`, as JSON does;
+ * - a `Map` becomes an object of its entries (string keys) or an array of pairs, a `Set` an array;
+ * - an `Error` keeps its name and message;
+ * - a getter that throws gives `"[Threw: message]"` instead of failing the whole copy.
+ */
+export function toJsonValue(value: unknown): unknown {
+  return copy(value, new Set());
+}
+
+function copy(value: unknown, ancestors: Set<object>): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : null;
+    case "bigint":
+      return value.toString();
+    case "function":
+      return `[Function ${(value as { name?: string }).name || "anonymous"}]`;
+    case "symbol":
+      return value.description ?? "Symbol()";
+    case "undefined":
+      return undefined;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (ancestors.has(object)) return "[Circular]";
+  ancestors.add(object);
+  try {
+    const toJSON = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return copy(toJSON.call(object), ancestors);
+    if (Array.isArray(object)) return object.map((item) => copy(item, ancestors) ?? null);
+    if (object instanceof Map) {
+      const entries = [...object.entries()];
+      if (entries.every(([key]) => typeof key === "string")) return copyEntries(entries as [string, unknown][], ancestors);
+      return entries.map(([key, item]) => [copy(key, ancestors) ?? null, copy(item, ancestors) ?? null]);
+    }
+    if (object instanceof Set) return [...object].map((item) => copy(item, ancestors) ?? null);
+    if (object instanceof Error) return { name: object.name, message: object.message };
+    if (ArrayBuffer.isView(object)) return `[${object.constructor.name} ${object.byteLength} bytes]`;
+    const entries: [string, unknown][] = [];
+    for (const key of Object.keys(object)) {
+      let item: unknown;
+      try {
+        item = (object as Record<string, unknown>)[key];
+      } catch (error) {
+        item = `[Threw: ${error instanceof Error ? error.message : String(error)}]`;
+      }
+      entries.push([key, item]);
+    }
+    return copyEntries(entries, ancestors);
+  } finally {
+    ancestors.delete(object);
+  }
+}
+
+function copyEntries(entries: readonly [string, unknown][], ancestors: Set<object>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of entries) {
+    const copied = copy(item, ancestors);
+    if (copied !== undefined) Object.defineProperty(result, key, { value: copied, enumerable: true, writable: true, configurable: true });
+  }
+  return result;
+}
