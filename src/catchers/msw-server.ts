@@ -1,3 +1,4 @@
+import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../errors.js";
@@ -53,12 +54,16 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   }
   const server = setupServer(...wire.handlers, httpCatcher());
   server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? "bypass" });
+  // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the
+  // original unless the builtins' ESM exports are synced, and such a request would slip past interception.
+  syncBuiltinESMExports();
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     wire.close();
     server.close();
+    syncBuiltinESMExports();
   };
   return closeWithTest({ ...wire, close, [Symbol.dispose]: close });
 }

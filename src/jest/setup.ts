@@ -4,29 +4,39 @@
  * running test's scope is set before each test.
  */
 import { matchers } from "../../matchers/all.js";
-import { setActiveScope, TestScope } from "../session/scope.js";
 import { finishTest } from "../session/finish-test.js";
+import { takeLateCallReports } from "../session/late-calls.js";
+import { setActiveScope, TestScope } from "../session/scope.js";
+import type { UnusedRulesPolicy } from "../session/types.js";
 import "./augment.js";
 
 interface JestGlobals {
-  expect: { extend(matchers: object): void };
+  expect: { extend(matchers: object): void; getState(): { currentTestName?: string } };
   beforeEach(fn: () => void): void;
   afterEach(fn: () => void): void;
+  afterAll(fn: () => void): void;
 }
 
 const jest = globalThis as unknown as JestGlobals;
 jest.expect.extend(matchers);
 
+/** The unused-rule policy for Jest, which has no plugin options: `warn` (default), `error` or `ignore`. */
+const policy = (["warn", "error", "ignore"] as const).find((value) => value === process.env.TOOLTRACE_UNUSED_RULES) ?? ("warn" satisfies UnusedRulesPolicy);
+
 let scope: TestScope | undefined;
 jest.beforeEach(() => {
-  scope = new TestScope();
+  scope = new TestScope(jest.expect.getState().currentTestName);
   setActiveScope(scope);
 });
 jest.afterEach(() => {
   setActiveScope(undefined);
   if (scope === undefined) return;
-  const { warnings, failure } = finishTest(scope, (process.env.TOOLTRACE_UNUSED_RULES as "warn" | "error" | "ignore" | undefined) ?? "warn");
+  const { warnings, failure } = finishTest(scope, policy);
   scope = undefined;
   for (const warning of warnings) console.warn(warning);
   if (failure) throw failure;
+});
+jest.afterAll(() => {
+  const late = takeLateCallReports();
+  if (late.length > 0) throw new Error(`calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`);
 });

@@ -222,9 +222,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const record = this.log.openTool(turn, { kind: "tool", id: caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, input: caught.input });
     if (late) record.late = true;
     const real: Terminal = { ...terminal, run: (input, progress) => runInTurnContext({ ...context, parentSeq: record.seq }, () => terminal.run(input, progress)) };
-    const call = new ChainCall(this, record, qualifiedName, caught.input, real, writeToolResult);
-    const result = call.run(registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps);
-    return late ? this.afterLate(record, result, `${qualifiedName}(${compactJson(caught.input)})`) : result;
+    const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
+    const run = () => new ChainCall(late ? this.lateHost() : this, record, qualifiedName, caught.input, real, writeToolResult).run(steps);
+    return late ? this.runLate(record, run, `${qualifiedName}(${compactJson(caught.input)})`) : run();
   }
 
   private handleModel(turn: TurnRecord, context: TurnContext, caught: CaughtModelCall, terminal: Terminal, late: boolean): Promise<unknown> {
@@ -242,7 +242,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     });
     if (late) record.late = true;
     caught.onRecord?.(record);
-    const call = new ChainCall(this, record, `${caught.provider} ${caught.model}`, caught.request, terminal, writeModelResult);
+    const call = new ChainCall(late ? this.lateHost() : this, record, `${caught.provider} ${caught.model}`, caught.request, terminal, writeModelResult);
     const result = Promise.resolve(call.run(this.steps)).then(
       (reply) => {
         this.asked.noteReply(record);
@@ -256,14 +256,14 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         throw error;
       },
     );
-    return late ? (this.afterLate(record, result, `a model call to ${caught.provider} ${caught.model}`) as Promise<unknown>) : result;
+    return late ? (this.runLate(record, () => result, `a model call to ${caught.provider} ${caught.model}`) as Promise<unknown>) : result;
   }
 
   private handleHttp(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, late: boolean): unknown {
     const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
     if (late) record.late = true;
-    const result = new ChainCall(this, record, `${caught.method} ${caught.url}`, { method: caught.method, url: caught.url }, terminal, writeHttpResult).run(this.steps);
-    return late ? this.afterLate(record, result, `HTTP ${caught.method} ${caught.url}`) : result;
+    const run = () => new ChainCall(late ? this.lateHost() : this, record, `${caught.method} ${caught.url}`, { method: caught.method, url: caught.url }, terminal, writeHttpResult).run(this.steps);
+    return late ? this.runLate(record, run, `HTTP ${caught.method} ${caught.url}`) : run();
   }
 
   /** A step first in line for an executor this session was not given (another session patched it). */
@@ -277,12 +277,24 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     };
   }
 
-  /** Reports a call that arrived after its turn ended, once it is answered. */
-  private afterLate(record: Interaction, result: unknown, what: string): unknown {
+  /** The chain host for a late call: its one report comes from `runLate`, once the call is answered. */
+  private lateHost(): ChainHost {
+    return { name: this.name, strict: this.strict, log: this.log, violation: () => undefined };
+  }
+
+  /** Runs a call that arrived after its turn ended and reports it, with what answered it, once it is answered. */
+  private runLate(record: Interaction, run: () => unknown, what: string): unknown {
     const report = () => {
       const outcome = record.status === "pending" ? "" : `; ${record.status === "rejected" ? "refused" : "answered"} by ${formatSource(record.answeredBy, record.kind)}`;
       this.violation(`${what} arrived after turn ${record.turnIndex} had ended${outcome}. Await everything the agent starts before the turn ends, or cancel it on \`signal\`.`, record.turnIndex);
     };
+    let result: unknown;
+    try {
+      result = run();
+    } catch (error) {
+      report();
+      throw error;
+    }
     if (isThenable(result)) {
       return Promise.resolve(result).then(
         (value) => (report(), value),

@@ -1,12 +1,14 @@
 /**
  * The setup file the `tooltrace()` plugin adds to Vitest's `setupFiles` (after the user's own).
- * Registers the matchers, gives every test its own scope (concurrent tests included), and after each test
- * restores the patched tools, checks unused rules and strict-mode violations, and puts the turns on `task.meta`.
+ * Registers the matchers, runs every test inside its own scope (concurrent tests included), and after each
+ * test closes what the test opened (restoring the patched tools), checks unused rules, violations and turns
+ * still running, and puts the turns on `task.meta`. Calls that arrive after their test ended fail the file.
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
-import { runInScope, setActiveScope, TestScope } from "../session/scope.js";
 import { finishTest } from "../session/finish-test.js";
+import { takeLateCallReports } from "../session/late-calls.js";
+import { runInScope, TestScope } from "../session/scope.js";
 import "./augment.js";
 
 vitest.expect.extend(matchers);
@@ -14,31 +16,52 @@ vitest.expect.extend(matchers);
 const options = readOptions();
 const scopes = new WeakMap<object, TestScope>();
 
-function scopeFor(task: object): TestScope {
+function scopeFor(task: { name: string; fullName?: string; file?: { name: string } }): TestScope {
   let scope = scopes.get(task);
   if (scope === undefined) {
-    scope = new TestScope();
+    const prefix = task.file ? `${task.file.name} > ` : "";
+    scope = new TestScope(task.fullName?.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.name);
     scopes.set(task, scope);
   }
   return scope;
 }
 
+// Hooks destructure their context: Vitest reads a hook's first parameter as a fixture list when the file uses `test.extend`.
 if (typeof vitest.aroundEach === "function") {
-  vitest.aroundEach(async (runTest, context) => {
-    await runInScope(scopeFor(context.task), runTest);
+  vitest.aroundEach(async (runTest, { task }) => {
+    await runInScope(scopeFor(task), runTest);
   });
 } else {
-  vitest.beforeEach((context) => setActiveScope(scopeFor(context.task)));
+  // Vitest < 4.1 has no aroundEach: wrap the test function itself, which the runner looks up after the
+  // beforeEach hooks, so every test (concurrent ones too) runs in its own scope.
+  const { getFn, setFn } = await import("vitest/suite");
+  const originals = new WeakMap<object, () => unknown>();
+  vitest.beforeEach(({ task }) => {
+    let original = originals.get(task);
+    if (original === undefined) {
+      original = getFn(task) as (() => unknown) | undefined;
+      if (typeof original !== "function") return;
+      originals.set(task, original);
+    }
+    const run = original;
+    const scope = scopeFor(task);
+    setFn(task, () => runInScope(scope, run) as Promise<void>);
+  });
 }
 
-vitest.afterEach(async (context) => {
-  const scope = scopes.get(context.task);
+vitest.afterEach(async ({ task }) => {
+  const scope = scopes.get(task);
   if (scope === undefined) return;
-  setActiveScope(undefined);
+  scopes.delete(task);
   const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn");
-  if (meta.sessions.length > 0) context.task.meta.tooltrace = meta;
+  if (meta.sessions.length > 0) task.meta.tooltrace = meta;
   for (const warning of warnings) console.warn(warning);
   if (failure) throw failure;
+});
+
+vitest.afterAll(() => {
+  const late = takeLateCallReports();
+  if (late.length > 0) throw new Error(`calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`);
 });
 
 function readOptions(): { unusedRules?: "warn" | "error" | "ignore" } {

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 
 interface JsonReport {
-  testResults: { assertionResults: { title: string; fullName: string; status: string; failureMessages: string[]; meta: { tooltrace?: { sessions: { name: string; turns: { text: string; toolCalls: unknown[] }[]; unusedRuleIds: string[] }[] } } }[] }[];
+  testResults: { name: string; status: string; message: string; assertionResults: { title: string; fullName: string; status: string; failureMessages: string[]; meta: { tooltrace?: { version: number; sessions: { name: string; turns: { text: string; toolCalls: unknown[] }[]; unusedRuleIds: string[] }[] } } }[] }[];
 }
 
 const config = join(import.meta.dirname, "../fixtures/plugin-project/vitest.config.ts");
@@ -19,12 +19,17 @@ async function runFixture(unused: "warn" | "error") {
   }).catch((error: { stdout: string; stderr: string }) => error);
   const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
   const tests = new Map(report.testResults.flatMap((file) => file.assertionResults).map((item) => [item.title, item]));
-  return { tests, stderr: result.stderr };
+  return { tests, files: report.testResults, stderr: result.stderr };
 }
 
 describe("the tooltrace() Vitest plugin, in a user's project", () => {
-  test("warn policy: matchers registered, user config kept, failures and restores as promised", async () => {
-    const { tests, stderr } = await runFixture("warn");
+  let warnRun: Awaited<ReturnType<typeof runFixture>>;
+  beforeAll(async () => {
+    warnRun = await runFixture("warn");
+  }, 60_000);
+
+  test("warn policy: matchers registered, user config kept, failures and restores as promised", () => {
+    const { tests, stderr } = warnRun;
     const status = (title: string) => tests.get(title)?.status;
 
     expect(status("user config is kept")).toBe("passed");
@@ -41,6 +46,7 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(status("tools were restored after the failed test")).toBe("passed");
     expect(status("a broken stub fails the test at setup")).toBe("passed");
 
+    expect(tests.get("concurrent one records its own turns")?.meta.tooltrace?.version).toBe(1);
     for (const name of ["one", "two"]) {
       const item = tests.get(`concurrent ${name} records its own turns`);
       expect(item?.status).toBe("passed");
@@ -51,7 +57,24 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     }
   });
 
-  test("error policy: an unused rule fails the test", async () => {
+  test("a test that times out says what was pending, closes its wire server, and a late call never runs the real tool", () => {
+    const { tests, files, stderr } = warnRun;
+    const hanging = tests.get("times out on a model call that never answers");
+    expect(hanging?.status).toBe("failed");
+    expect(hanging?.failureMessages.join("\n")).toMatch(
+      /hanging-session: turn 0 was still running when its test ended\. Pending: model call to tooltrace mock-model \(script step 2\), last user message "Summarise my week", pending for \d+ ms\./,
+    );
+    expect(tests.get("times out, and its agent calls a tool after the test ended")?.status).toBe("failed");
+    expect(tests.get("the next test runs while the late call arrives")?.status).toBe("passed");
+    expect(tests.get("nothing ran for real, and the timed-out test's wire server was closed")?.status).toBe("passed");
+    const lateReport = /late-session of test "times out, and its agent calls a tool after the test ended": list_tasks\(\{"from":"late"\}\) arrived after turn 0 had ended; refused by strict mode/;
+    expect(stderr).toMatch(lateReport);
+    const file = files.find((item) => item.name.endsWith("hangs.agent-spec.ts"));
+    expect(file?.status).toBe("failed");
+    expect(file?.message).toMatch(lateReport);
+  });
+
+  test("error policy: an unused rule fails the test", { timeout: 60_000 }, async () => {
     const { tests } = await runFixture("error");
     const item = tests.get("leaves an unused rule");
     expect(item?.status).toBe("failed");

@@ -1,0 +1,73 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+
+/** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */
+export interface LoopbackServer {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handler` on 127.0.0.1 at a free port, for agents in another process (a CLI) or any client that
+ * should reach the mock over a real socket. Requests on a session's route (`${url}${session.route}/v1`) are
+ * attributed to that session's running turn.
+ *
+ * @example
+ * ```ts
+ * const llm = createLlmAnswer({ respond });
+ * const server = await serveOnLoopback(llm.answer);
+ * const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}${session.route}/v1` });
+ * ```
+ */
+export async function serveOnLoopback(handler: (request: Request) => Promise<Response>): Promise<LoopbackServer> {
+  const server = createServer((incoming, outgoing) => {
+    void respond(handler, incoming, outgoing);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function respond(handler: (request: Request) => Promise<Response>, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  try {
+    const response = await handler(toRequest(incoming));
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    outgoing.writeHead(response.status, headers);
+    if (response.body !== null) {
+      const reader = response.body.getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
+    }
+    outgoing.end();
+  } catch (error) {
+    if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "application/json" });
+    outgoing.end(JSON.stringify({ error: { message: `[tooltrace] ${error instanceof Error ? error.message : String(error)}` } }));
+  }
+}
+
+function toRequest(incoming: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = incoming.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(`http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`, {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  } as RequestInit);
+}

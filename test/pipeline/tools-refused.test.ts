@@ -1,0 +1,68 @@
+import { tool as openaiAgentsTool } from "@openai/agents";
+import { tool as langchainTool } from "@langchain/core/tools";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { tool as aiTool } from "ai";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createSession, StubConfigError } from "tooltrace";
+import { createTaskService } from "../fixtures/tasks.js";
+
+/** Each of these ran the real tool in strict mode before: tooltrace accepted them by name and never patched them. */
+describe("tools tooltrace cannot catch are refused at createSession, naming what they are and what to pass", () => {
+  const stub = [{ id: "s", tool: "search", outcome: { response: "stubbed" } }];
+
+  test("a LangChain tool()", () => {
+    const search = langchainTool(async ({ q }: { q: string }) => `real ${q}`, { name: "search", description: "Search.", schema: z.object({ q: z.string() }) });
+    const make = () => createSession({ agent: () => "", tools: { search }, stubs: stub, strict: true });
+    expect(make).toThrow(StubConfigError);
+    expect(make).toThrow(/`tools.search` is a LangChain tool, whose calls tooltrace cannot catch yet \(no adapter\)[\s\S]*Fix: give the session a record of the functions the tool calls/);
+  });
+
+  test("an OpenAI Agents SDK tool()", () => {
+    const search = openaiAgentsTool({ name: "search", description: "Search.", parameters: z.object({ q: z.string() }), execute: async ({ q }) => `real ${q}` });
+    expect(() => createSession({ agent: () => "", tools: { search }, stubs: stub })).toThrow(/`tools.search` is an OpenAI Agents SDK function tool, whose calls tooltrace cannot catch yet/);
+  });
+
+  test("an MCP server's registered tool", () => {
+    const server = new McpServer({ name: "tasks", version: "1.0.0" });
+    const search = server.registerTool("search", { description: "Search.", inputSchema: { q: z.string() } }, async ({ q }) => ({ content: [{ type: "text", text: `real ${q}` }] }));
+    expect(() => createSession({ agent: () => "", tools: { search }, stubs: stub })).toThrow(/`tools.search` is an MCP server's registered tool/);
+  });
+
+  test("tools given as an array, of any kind", () => {
+    const aiTools = [aiTool({ inputSchema: z.object({}), execute: async () => 1 })];
+    expect(() => createSession({ agent: () => "", tools: aiTools as never, stubs: stub })).toThrow(/`tools` is an array; tooltrace needs a record keyed by tool name[\s\S]*Fix: pass `\{ list_tasks: listTasks, \.\.\. \}`/);
+    const langchainTools = [langchainTool(async () => "x", { name: "search", schema: z.object({}) })];
+    expect(() => createSession({ agent: () => "", tools: langchainTools as never })).toThrow(/`tools` is an array whose items are a LangChain tool/);
+  });
+
+  test("a value that is not a tool, with the session's call site", () => {
+    expect(() => createSession({ agent: () => "", tools: { search: { description: "no executor" } } })).toThrow(
+      /`tools.search` is an object without an `execute` function \(keys: description\)[\s\S]*Session created at .*tools-refused\.test\.ts/,
+    );
+  });
+
+  test("stubs or strict without tools: the real tool would run, so it is refused", async () => {
+    const { tools, tasks } = createTaskService();
+    const agent = async () => JSON.stringify(await tools.complete_task.execute!({ task_id: "real-1" }, { toolCallId: "c", messages: [] }));
+    expect(() => createSession({ agent, strict: true, stubs: [] })).toThrow(/createSession: `strict: true` without `tools`[\s\S]*pass `tools: \{\}`/);
+    expect(() => createSession({ agent, stubs: [{ id: "c", tool: "complete_task", outcome: { response: 1 } }] })).toThrow(/createSession: `stubs` without `tools`/);
+    expect(tasks.has("real-1")).toBe(true);
+    // An agent without tools says so, and strict mode then holds.
+    expect(() => createSession({ agent: () => "hi", tools: {}, strict: true })).not.toThrow();
+  });
+
+  test("nothing is left patched when a later tool is refused", () => {
+    const { tools } = createTaskService();
+    const original = tools.list_tasks.execute;
+    expect(() => createSession({ agent: () => "", tools: { ...tools, bad: 42 } as never })).toThrow(/`tools.bad` is number, not a tool/);
+    expect(tools.list_tasks.execute).toBe(original);
+  });
+});
+
+describe("tools without an executor are known by name", () => {
+  test("an AI SDK tool the app answers itself can be stubbed by name without being patched", () => {
+    const confirm = aiTool({ description: "Ask the user.", inputSchema: z.object({ question: z.string() }) });
+    expect(() => createSession({ agent: () => "", tools: { confirm }, stubs: [{ id: "c", tool: "confirm", outcome: { response: true } }], unusedRules: "ignore" })).not.toThrow();
+  });
+});
