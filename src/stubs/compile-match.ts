@@ -1,15 +1,21 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { compilePattern } from "./pattern/compile-pattern.js";
 import type { MatchScalar, ToolStubMatch } from "./types.js";
 
 /** A compiled `match`: true when the input satisfies every listed property. */
 export type InputPredicate = (input: unknown) => boolean;
 
 let shared: Ajv2020 | undefined;
+/** Compiled validators by the JSON of their `match`, shared by every session; the oldest go first past the bound. */
 const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 1000;
+
+/** ajv's pattern engine: linear-time matching for every `pattern` (see `compilePattern`). */
+const regExp = Object.assign((pattern: string) => compilePattern(pattern), { code: "tooltraceLinearRegExp" });
 
 function ajv(): Ajv2020 {
   // No coercion, no defaults: matching never changes the arguments the real tool or the stub sees.
-  shared ??= new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false });
+  shared ??= new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false, code: { regExp } });
   return shared;
 }
 
@@ -26,7 +32,15 @@ export function compileMatch(match: ToolStubMatch | undefined): InputPredicate {
   const key = JSON.stringify(match);
   let validate = compiled.get(key);
   if (validate === undefined) {
-    validate = ajv().compile({ type: "object", properties: match, required: Object.keys(match) });
+    const schema = { type: "object", properties: match, required: Object.keys(match) };
+    validate = ajv().compile(schema);
+    // ajv keeps every compiled schema too; forget it there, or the bound here would not bound anything.
+    ajv().removeSchema(schema);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(key, validate);
+  } else {
+    // Most recently used last, so the bound drops the least recently used.
+    compiled.delete(key);
     compiled.set(key, validate);
   }
   const full = validate;

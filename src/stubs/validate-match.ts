@@ -1,4 +1,5 @@
 import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../errors.js";
+import { compilePattern, PatternRefused } from "./pattern/compile-pattern.js";
 
 const TYPE_NAMES = new Set(["null", "boolean", "integer", "number", "string", "array", "object"]);
 const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -137,13 +138,10 @@ function checkScalar(value: unknown, location: ConfigErrorLocation, keyword: str
 function checkPattern(value: unknown, location: ConfigErrorLocation): void {
   if (typeof value !== "string") throw new StubConfigError(location, "`pattern` must be a string.");
   try {
-    new RegExp(value, "u");
+    compilePattern(value);
   } catch (error) {
-    throw new StubConfigError(
-      location,
-      `invalid regular expression ${JSON.stringify(value)}: ${(error as Error).message}.`,
-      "patterns are JavaScript regular expressions with the `u` flag; escape backslashes in JSON (`\\\\b`).",
-    );
+    if (error instanceof PatternRefused) throw new StubConfigError(location, error.message, error.fix);
+    throw error;
   }
 }
 
