@@ -1,5 +1,6 @@
 import { bypass, http, type HttpHandler } from "msw";
 import type { Terminal } from "../chain/types.js";
+import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 
 const NETWORK = { kind: "real" } as const;
@@ -11,6 +12,7 @@ const NETWORK = { kind: "real" } as const;
  * a turn fall through to the server's unhandled-request policy. Put it after every other handler.
  */
 export function httpCatcher(): HttpHandler {
+  markHttpCaught();
   return http.all("*", async ({ request }) => {
     const context = currentTurnContext();
     if (context === undefined) return undefined;

@@ -2,7 +2,7 @@ import { PREFIX } from "../errors.js";
 import type { TestScope } from "./scope.js";
 import type { UnusedRulesPolicy } from "./types.js";
 import type { TooltraceTaskMeta } from "./test-report.js";
-import { TRACE_FORMAT_VERSION, type TurnJson } from "../trace/turn-json.js";
+import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {
@@ -33,7 +33,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
   }
   const meta: TooltraceTaskMeta = {
     version: TRACE_FORMAT_VERSION,
-    sessions: reports.map((report) => ({ name: report.name, strict: report.strict, turns: report.turns as TurnJson[], unusedRuleIds: [...report.unusedRuleIds], violations: [...report.violations] })),
+    sessions: reports.map((report) => ({ name: report.name, strict: report.strict, turns: report.turnsJson(), unusedRuleIds: [...report.unusedRuleIds], violations: [...report.violations] })),
   };
   const failure = errors.length === 0 ? undefined : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
   return { meta, warnings, failure };

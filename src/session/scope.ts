@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../global-state.js";
+import type { TurnJson } from "../trace/turn-json.js";
 
 /** Anything a test scope closes when its test ends. */
 export interface ScopedSession {
@@ -12,8 +13,8 @@ export interface SessionReport {
   readonly unusedRuleIds: readonly string[];
   /** Strict-mode violations, call-limit overruns and other problems that fail the test. */
   readonly violations: readonly string[];
-  /** The turns in their JSON form (see `TurnJson`). */
-  readonly turns: readonly unknown[];
+  /** The turns in their JSON form (see `TurnJson`), made when asked: copying a long trace costs time. */
+  turnsJson(): readonly TurnJson[];
   /** The session's own policy for unused rules, when it set one. */
   readonly unusedRules?: "warn" | "error" | "ignore";
   /** When a turn was still running as the session closed: what it was waiting on. */

@@ -3,6 +3,7 @@ import { bindTools, type BoundTools, type ToolRegistration } from "../catchers/b
 import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { qualify } from "../catchers/subagent.js";
 import type { Executor } from "../catchers/tool-spies.js";
+import { httpIsCaught } from "../catchers/msw-http-flag.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
 import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
 import { ChainCall, isThenable, type ChainHost } from "../chain/chain-call.js";
@@ -196,7 +197,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       strict: this.strict,
       unusedRuleIds: this.rules.unusedRuleIds(),
       violations: [...this.violations],
-      turns: this.turns.map(turnToJson),
+      turnsJson: () => this.turns.map(turnToJson),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
     };
@@ -219,12 +220,13 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     }
     this.callCount += 1;
     const asked = this.asked.claim(qualifiedName, tool, caught.callId);
-    const record = this.log.openTool(turn, { kind: "tool", id: caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, input: caught.input });
+    const record = this.log.openTool(turn, caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, caught.input);
     if (late) record.late = true;
-    const real: Terminal = { ...terminal, run: (input, progress) => runInTurnContext({ ...context, parentSeq: record.seq }, () => terminal.run(input, progress)) };
+    // HTTP exchanges made while the real tool runs are linked to it; only worth the context switch when HTTP is caught.
+    const real: Terminal = httpIsCaught() ? { ...terminal, run: (input, progress) => runInTurnContext({ ...context, parentSeq: record.seq }, () => terminal.run(input, progress)) } : terminal;
     const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
-    const run = () => new ChainCall(late ? this.lateHost() : this, record, qualifiedName, caught.input, real, writeToolResult).run(steps);
-    return late ? this.runLate(record, run, `${qualifiedName}(${compactJson(caught.input)})`) : run();
+    if (!late) return new ChainCall(this, record, qualifiedName, caught.input, real, writeToolResult).run(steps);
+    return this.runLate(record, () => new ChainCall(this.lateHost(), record, qualifiedName, caught.input, real, writeToolResult).run(steps), `${qualifiedName}(${compactJson(caught.input)})`);
   }
 
   private handleModel(turn: TurnRecord, context: TurnContext, caught: CaughtModelCall, terminal: Terminal, late: boolean): Promise<unknown> {
@@ -332,7 +334,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   /** Records a call the model asked for that the agent answered without the chain (or never ran). */
   private recordOutside(turn: TurnRecord, asked: AskedCall, isError: boolean, output: unknown): void {
-    const record = this.log.openTool(turn, { kind: "tool", id: asked.id, tool: asked.name, path: asked.path, qualifiedName: asked.qualifiedName, input: asked.input });
+    const record = this.log.openTool(turn, asked.id, asked.name, asked.path, asked.qualifiedName, asked.input);
     record.answeredBy = OUTSIDE;
     if (isError) {
       record.status = "rejected";

@@ -1,5 +1,7 @@
 import { StubConfigError } from "../errors.js";
-import { compileMatch, type InputPredicate } from "./compile-match.js";
+import { compileMatch } from "./compile-match.js";
+import { compileFirstMatch, type FirstMatch } from "./match-codegen.js";
+import type { MatchProgram } from "./match-program.js";
 import { checkStubLimits } from "./limits.js";
 import { suggestName } from "./suggest.js";
 import type { ToolStubOutcome } from "./types.js";
@@ -14,7 +16,7 @@ export interface StubSelection {
 }
 
 interface CompiledRule extends NormalizedRule {
-  readonly matches: InputPredicate;
+  readonly program: MatchProgram;
 }
 
 /** Options for {@link createRuleSet}. */
@@ -31,15 +33,18 @@ export interface RuleSetOptions {
  * Rules are tried top to bottom; the first whose tool and match fit wins, and only it advances.
  */
 export class RuleSet {
-  private readonly byTool = new Map<string, CompiledRule[]>();
+  private readonly byTool = new Map<string, { readonly rules: CompiledRule[]; firstMatch: FirstMatch | undefined }>();
   private readonly positions = new Map<string, number>();
   readonly ruleIds: readonly string[];
 
   constructor(rules: readonly CompiledRule[]) {
     for (const rule of rules) {
-      const list = this.byTool.get(rule.qualifiedTool);
-      if (list) list.push(rule);
-      else this.byTool.set(rule.qualifiedTool, [rule]);
+      const entry = this.byTool.get(rule.qualifiedTool);
+      if (entry) entry.rules.push(rule);
+      else this.byTool.set(rule.qualifiedTool, { rules: [rule], firstMatch: undefined });
+    }
+    for (const entry of this.byTool.values()) {
+      entry.firstMatch = compileFirstMatch(JSON.stringify(entry.rules.map((rule) => rule.match ?? null)), entry.rules.map((rule) => rule.program));
     }
     this.ruleIds = rules.map((rule) => rule.id);
   }
@@ -51,16 +56,14 @@ export class RuleSet {
 
   /** Selects the first matching rule for a call and advances its sequence. `undefined`: no rule matched. */
   select(qualifiedTool: string, input: unknown): StubSelection | undefined {
-    const rules = this.byTool.get(qualifiedTool);
-    if (rules === undefined) return undefined;
-    for (const rule of rules) {
-      if (!rule.matches(input)) continue;
-      const position = this.positions.get(rule.id) ?? 0;
-      const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
-      this.positions.set(rule.id, position + 1);
-      return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome };
-    }
-    return undefined;
+    const entry = this.byTool.get(qualifiedTool);
+    if (entry === undefined) return undefined;
+    const rule = entry.rules[(entry.firstMatch as FirstMatch)(input)];
+    if (rule === undefined) return undefined;
+    const position = this.positions.get(rule.id) ?? 0;
+    const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
+    this.positions.set(rule.id, position + 1);
+    return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome };
   }
 
   /** How many calls each rule has answered. */
@@ -98,7 +101,7 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
     seen.set(rule.id, index);
     checkToolName(rule, options.knownTools);
     try {
-      return { ...rule, matches: compileMatch(rule.match) };
+      return { ...rule, program: compileMatch(rule.match) };
     } catch (error) {
       throw new StubConfigError({ ruleId: rule.id, ruleIndex: index, pointer: "/match" }, `the constraint does not compile: ${(error as Error).message}`);
     }

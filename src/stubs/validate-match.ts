@@ -87,6 +87,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       if (bad !== undefined || names.length === 0) {
         throw new StubConfigError(at(here), `unknown type ${JSON.stringify(bad)}.`, `use one of ${[...TYPE_NAMES].join(", ")}.`);
       }
+      if (new Set(names).size !== names.length) throw new StubConfigError(at(here), "`type` lists a type twice.", "list each type once.");
     } else if (keyword === "const") {
       checkScalar(value, at(here), keyword);
     } else if (keyword === "enum") {

@@ -17,8 +17,27 @@ export class SessionLog {
     return performance.now() - this.origin;
   }
 
-  openTool(turn: TurnRecord, fields: Fields<ToolCall>): Mutable<ToolCall> {
-    const record = this.open(turn, fields) as Mutable<ToolCall>;
+  /** Opens a tool call. Built as one literal with every field, so records share one shape: calls are the hot path. */
+  openTool(turn: TurnRecord, id: string, tool: string, path: readonly string[], qualifiedName: string, input: unknown): Mutable<ToolCall> {
+    const start = this.now();
+    const record: Mutable<ToolCall> = {
+      seq: this.interactions.length + 1,
+      kind: "tool",
+      turnIndex: turn.index,
+      status: "pending",
+      answeredBy: undefined,
+      startedAt: Date.now(),
+      start,
+      end: undefined,
+      durationMs: undefined,
+      id,
+      tool,
+      path,
+      qualifiedName,
+      input,
+      output: undefined,
+    };
+    this.interactions.push(record);
     turn.toolCalls.push(record);
     return record;
   }

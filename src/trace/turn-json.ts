@@ -71,7 +71,7 @@ function toolFields(call: ToolCall): object {
     qualifiedName: call.qualifiedName,
     input: toJsonValue(call.input),
     ...("originalInput" in call ? { originalInput: toJsonValue(call.originalInput) } : {}),
-    ...("output" in call ? { output: toJsonValue(call.output) } : {}),
+    ...(call.output !== undefined ? { output: toJsonValue(call.output) } : {}),
   };
 }
 
