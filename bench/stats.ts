@@ -21,3 +21,7 @@ export function formatNs(ns: number): string {
   if (ns >= 1000) return `${(ns / 1000).toFixed(2)} µs`;
   return ns >= 10 ? `${ns.toFixed(0)} ns` : `${ns.toFixed(2)} ns`;
 }
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+}

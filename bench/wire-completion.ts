@@ -1,5 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
+import { createSession } from "../src/index.js";
 import { llmWire } from "../src/wire/index.js";
 import { formatNs, median } from "./stats.js";
 
@@ -25,6 +26,16 @@ async function requests(): Promise<number> {
   return Number(process.hrtime.bigint() - started) / REQUESTS_PER_SAMPLE;
 }
 
+/** The requests made by an agent inside a session's turn, so each is attributed, run through the chain and recorded. */
+async function requestsInSession(): Promise<number> {
+  let ns = 0;
+  const session = createSession({ agent: async () => ((ns = await requests()), "") });
+  const turn = await session.send("go");
+  if (turn.modelCalls.length !== REQUESTS_PER_SAMPLE) throw new Error("the session did not record every request");
+  session.close();
+  return ns;
+}
+
 /**
  * A chat completion through the wire mock (decode the request, run the responder, encode the provider's
  * JSON) against a bare MSW handler that returns the same bytes.
@@ -36,13 +47,20 @@ export async function wireCompletion() {
   try {
     server.resetHandlers(...wire.handlers);
     const sample = await (await fetch(URL_, { method: "POST", body })).text();
-    const bare = [http.post(URL_, () => new HttpResponse(sample, { headers: { "content-type": "application/json" } }))];
+    // The baseline reads and parses the body, as any handler that looks at the request must.
+    const bare = [
+      http.post(URL_, async ({ request }) => {
+        const parsed = (await request.json()) as { model?: string };
+        if (parsed.model === undefined) throw new Error("no model");
+        return new HttpResponse(sample, { headers: { "content-type": "application/json" } });
+      }),
+    ];
     const ours: number[] = [];
     const baseline: number[] = [];
     // Alternate which runs first (ABBA), so warm-up and drift do not favour either side.
     const run = async (handlers: Parameters<typeof server.resetHandlers>) => {
       server.resetHandlers(...handlers);
-      return requests();
+      return handlers === wire.handlers ? requestsInSession() : requests();
     };
     for (let i = 0; i < SAMPLES + 4; i++) {
       const oursFirst = i % 2 === 0;
@@ -60,8 +78,8 @@ export async function wireCompletion() {
 
 export function reportWireCompletion(result: Awaited<ReturnType<typeof wireCompletion>>): string {
   return [
-    `chat completion through the wire mock:        median ${formatNs(result.oursNs)} per request`,
-    `same bytes from a bare MSW handler (baseline): median ${formatNs(result.baselineNs)} per request`,
+    `chat completion through the wire mock, in a session:           median ${formatNs(result.oursNs)} per request`,
+    `same bytes from a bare MSW handler that parses the body (baseline): median ${formatNs(result.baselineNs)} per request`,
     `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
   ].join("\n");
 }

@@ -51,5 +51,6 @@ export class TooltraceError extends Error {
 
 /** Escapes one reference token of a JSON pointer. */
 export function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(token);
+  return text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text;
 }

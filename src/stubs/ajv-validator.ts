@@ -1,6 +1,8 @@
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import { lazyRequire } from "../lazy-require.js";
 import { compilePattern } from "./pattern/compile-pattern.js";
 
+const ajvModule = lazyRequire<typeof import("ajv/dist/2020.js")>("ajv/dist/2020.js");
 let shared: Ajv2020 | undefined;
 /** Validators by the JSON of their schema, shared by every session; past the bound the least recently used goes. */
 const compiled = new Map<string, ValidateFunction>();
@@ -11,7 +13,7 @@ const regExp = Object.assign((pattern: string) => compilePattern(pattern), { cod
 
 function ajv(): Ajv2020 {
   // No coercion, no defaults: matching never changes the arguments the real tool or the stub sees.
-  shared ??= new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false, code: { regExp } });
+  shared ??= new (ajvModule().Ajv2020)({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false, code: { regExp } });
   return shared;
 }
 

@@ -23,3 +23,8 @@ export function compileMatch(match: ToolStubMatch | undefined): MatchProgram {
   programs.set(key, program);
   return program;
 }
+
+/** How many compiled programs the cache holds (for the benchmarks' check that it stays bounded). */
+export function cachedProgramCount(): number {
+  return programs.size;
+}

@@ -22,44 +22,46 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
   }
   let nodes = 0;
   let characters = 0;
-  const visit = (value: unknown, depth: number, ruleIndex: number, pointer: string): void => {
+  // The path and the objects on it, kept as stacks: a pointer is built only for an error message.
+  const path: (string | number)[] = [];
+  const ancestors: object[] = [];
+  const here = () => path.map((token) => `/${pointerToken(token)}`).join("");
+  const visit = (value: unknown, ruleIndex: number): void => {
     nodes += 1;
     if (nodes > STUB_LIMITS.nodes) {
-      throw new StubConfigError(
-        { ruleIndex, pointer },
-        `the stubs hold more than ${STUB_LIMITS.nodes} JSON nodes.`,
-        "shorten the responses; keep large fixtures in the real tool or a cassette.",
-      );
-    }
-    if (depth > STUB_LIMITS.depth) {
-      throw new StubConfigError({ ruleIndex, pointer }, `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
+      throw new StubConfigError({ ruleIndex, pointer: here() }, `the stubs hold more than ${STUB_LIMITS.nodes} JSON nodes.`, "shorten the responses; keep large fixtures in the real tool or a cassette.");
     }
     if (typeof value === "string") {
       characters += value.length;
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, depth + 1, ruleIndex, `${pointer}/${i}`));
     } else if (value !== null && typeof value === "object") {
-      for (const key of Object.keys(value)) {
-        if (key === "__proto__") {
-          throw new StubConfigError(
-            { ruleIndex, pointer: `${pointer}/__proto__` },
-            `the property name "__proto__" is reserved.`,
-            "rename the property; it cannot be matched or returned.",
-          );
+      if (ancestors.includes(value)) throw new StubConfigError({ ruleIndex, pointer: here() }, "the value is cyclic: it contains itself.", "stubs are plain JSON; pass a copy without the cycle.");
+      if (path.length > STUB_LIMITS.depth) throw new StubConfigError({ ruleIndex, pointer: here() }, `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
+      ancestors.push(value);
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          path.push(i);
+          visit(value[i], ruleIndex);
+          path.pop();
         }
-        characters += key.length;
-        visit((value as Record<string, unknown>)[key], depth + 1, ruleIndex, `${pointer}/${pointerToken(key)}`);
+      } else {
+        for (const key of Object.keys(value)) {
+          if (key === "__proto__") {
+            path.push(key);
+            throw new StubConfigError({ ruleIndex, pointer: here() }, `the property name "__proto__" is reserved.`, "rename the property; it cannot be matched or returned.");
+          }
+          characters += key.length;
+          path.push(key);
+          visit((value as Record<string, unknown>)[key], ruleIndex);
+          path.pop();
+        }
       }
+      ancestors.pop();
     } else {
       characters += String(value).length;
     }
     if (characters > STUB_LIMITS.characters) {
-      throw new StubConfigError(
-        { ruleIndex, pointer },
-        `the stubs hold more than about ${STUB_LIMITS.characters} characters.`,
-        "shorten the responses; keep large fixtures in the real tool or a cassette.",
-      );
+      throw new StubConfigError({ ruleIndex, pointer: here() }, `the stubs hold more than about ${STUB_LIMITS.characters} characters.`, "shorten the responses; keep large fixtures in the real tool or a cassette.");
     }
   };
-  stubs.forEach((rule, i) => visit(rule, 0, i, ""));
+  stubs.forEach((rule, i) => visit(rule, i));
 }

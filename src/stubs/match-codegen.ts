@@ -1,11 +1,34 @@
-import { Op, type Check, type MatchProgram, type Property } from "./match-program.js";
+import { Op, TYPE_BITS, type Check, type MatchProgram, type Property } from "./match-program.js";
 import type { CompiledPattern } from "./pattern/compile-pattern.js";
+import { codePoints } from "./code-points.js";
+import { interpretFirstMatch } from "./match-interpreter.js";
 
 /** The index of the first program an input passes, or -1. */
 export type FirstMatch = (input: unknown) => number;
 
 const MAX_CACHED = 500;
 const cache = new Map<string, FirstMatch>();
+/** Calls after which a rule list is compiled: a list called this often is worth a function of its own. */
+const COMPILE_AFTER = 64;
+
+/**
+ * The matcher of one tool's rules: interpreted for its first calls, then compiled (see `compileFirstMatch`)
+ * once it has been called often, or at once when the same rules were compiled before.
+ */
+export function firstMatcher(key: string, programs: readonly MatchProgram[]): FirstMatch {
+  const compiled = cache.get(key);
+  if (compiled !== undefined) return compiled;
+  let calls = 0;
+  let fast: FirstMatch | undefined;
+  return (input) => {
+    if (fast !== undefined) return fast(input);
+    if (++calls >= COMPILE_AFTER) {
+      fast = compileFirstMatch(key, programs);
+      return fast(input);
+    }
+    return interpretFirstMatch(programs, input);
+  };
+}
 
 /**
  * Compiles one tool's rules, in order, into a single JavaScript function that returns the index of the first
@@ -24,6 +47,11 @@ export function compileFirstMatch(key: string, programs: readonly MatchProgram[]
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
   cache.set(key, firstMatch);
   return firstMatch;
+}
+
+/** How many compiled rule lists the cache holds (for the benchmarks' check that it stays bounded). */
+export function cachedFirstMatchCount(): number {
+  return cache.size;
 }
 
 class Emitter {
@@ -98,13 +126,13 @@ class Emitter {
 /** ajv's type tests, joined for a `type` that lists several. */
 function typeTest(bits: number, x: string): string {
   const tests: string[] = [];
-  if (bits & 1) tests.push(`${x} === null`);
-  if (bits & 2) tests.push(`typeof ${x} === "boolean"`);
-  if (bits & 8) tests.push(`typeof ${x} === "number"`);
-  else if (bits & 4) tests.push(`(typeof ${x} === "number" && !(${x} % 1) && ${x} === ${x})`);
-  if (bits & 16) tests.push(`typeof ${x} === "string"`);
-  if (bits & 32) tests.push(`Array.isArray(${x})`);
-  if (bits & 64) tests.push(`(${x} !== null && typeof ${x} === "object" && !Array.isArray(${x}))`);
+  if (bits & TYPE_BITS.null) tests.push(`${x} === null`);
+  if (bits & TYPE_BITS.boolean) tests.push(`typeof ${x} === "boolean"`);
+  if (bits & TYPE_BITS.number) tests.push(`typeof ${x} === "number"`);
+  else if (bits & TYPE_BITS.integer) tests.push(`(typeof ${x} === "number" && !(${x} % 1) && ${x} === ${x})`);
+  if (bits & TYPE_BITS.string) tests.push(`typeof ${x} === "string"`);
+  if (bits & TYPE_BITS.array) tests.push(`Array.isArray(${x})`);
+  if (bits & TYPE_BITS.object) tests.push(`(${x} !== null && typeof ${x} === "object" && !Array.isArray(${x}))`);
   return tests.length === 0 ? "false" : tests.join(" || ");
 }
 
@@ -112,18 +140,4 @@ function typeTest(bits: number, x: string): string {
 function literal(value: unknown): string {
   if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
   return JSON.stringify(value) ?? "undefined";
-}
-
-/** String length in code points, as JSON Schema (and ajv) count it. */
-export function codePoints(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    length += 1;
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
-    }
-  }
-  return length;
 }

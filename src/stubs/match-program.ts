@@ -20,7 +20,8 @@ export const Op = {
 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
-const TYPE_BITS: Readonly<Record<string, number>> = { null: 1, boolean: 2, integer: 4, number: 8, string: 16, array: 32, object: 64 };
+/** One bit per JSON Schema type, for `type` checks. */
+export const TYPE_BITS = { null: 1, boolean: 2, integer: 4, number: 8, string: 16, array: 32, object: 64 } as const;
 
 /** One check of a compiled constraint (`number`: a bound, the type bits, or 1 for a top-level object). */
 export class Check {
@@ -70,7 +71,7 @@ function compileSchema(schema: unknown): Check[] {
   const checks: Check[] = [];
   if (keywords.type !== undefined) {
     const names = Array.isArray(keywords.type) ? (keywords.type as string[]) : [keywords.type as string];
-    checks.push(new Check(Op.Type, names.reduce((bits, name) => bits | (TYPE_BITS[name] ?? 0), 0)));
+    checks.push(new Check(Op.Type, names.reduce((bits, name) => bits | (TYPE_BITS[name as keyof typeof TYPE_BITS] ?? 0), 0)));
   }
   if ("const" in keywords) checks.push(new Check(Op.Const, 0, keywords.const as MatchScalar));
   if (Array.isArray(keywords.enum)) checks.push(new Check(Op.Enum, 0, undefined, keywords.enum as MatchScalar[]));

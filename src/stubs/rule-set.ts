@@ -1,6 +1,6 @@
 import { StubConfigError } from "../errors.js";
 import { compileMatch } from "./compile-match.js";
-import { compileFirstMatch, type FirstMatch } from "./match-codegen.js";
+import { firstMatcher, type FirstMatch } from "./match-codegen.js";
 import type { MatchProgram } from "./match-program.js";
 import { checkStubLimits } from "./limits.js";
 import { suggestName } from "./suggest.js";
@@ -44,7 +44,7 @@ export class RuleSet {
       else this.byTool.set(rule.qualifiedTool, { rules: [rule], firstMatch: undefined });
     }
     for (const entry of this.byTool.values()) {
-      entry.firstMatch = compileFirstMatch(JSON.stringify(entry.rules.map((rule) => rule.match ?? null)), entry.rules.map((rule) => rule.program));
+      entry.firstMatch = firstMatcher(JSON.stringify(entry.rules.map((rule) => rule.match ?? null)), entry.rules.map((rule) => rule.program));
     }
     this.ruleIds = rules.map((rule) => rule.id);
   }

@@ -10,7 +10,46 @@
  * - a getter that throws gives `"[Threw: message]"` instead of failing the whole copy.
  */
 export function toJsonValue(value: unknown): unknown {
-  return copy(value, new Set());
+  let plain: boolean;
+  try {
+    plain = isPlainJson(value, 0);
+  } catch {
+    plain = false; // a getter threw: the copy records it
+  }
+  return plain ? value : copy(value, new Set());
+}
+
+/** Deep enough to hold any reasonable tool result; past it, the copy (which handles cycles) decides. */
+const MAX_PLAIN_DEPTH = 64;
+
+/**
+ * True for a value that is already JSON (plain objects and arrays, strings, finite numbers, booleans, null,
+ * no `undefined` inside). Such a value is returned as it is: checking it allocates nothing, copying it would.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (depth > MAX_PLAIN_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key) || !isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 function copy(value: unknown, ancestors: Set<object>): unknown {

@@ -34,66 +34,46 @@ export function turnToJson(turn: Turn): TurnJson {
   };
 }
 
-/** One record of the log as JSON, keys in a fixed order. */
+/** One record of the log as JSON, keys in a fixed order. Written field by field: this runs for every call of every test. */
 export function interactionToJson<T extends Interaction>(record: T): T {
-  const base = {
-    seq: record.seq,
-    kind: record.kind,
-    turnIndex: record.turnIndex,
-    status: record.status,
-    ...(record.answeredBy ? { answeredBy: { ...record.answeredBy } } : {}),
-    ...(record.error ? { error: { name: record.error.name, message: record.error.message } } : {}),
-    ...(record.changes ? { changes: record.changes.map((change) => ({ ...change })) } : {}),
-    ...(record.late ? { late: true } : {}),
-    startedAt: record.startedAt,
-    start: record.start,
-    ...(record.end !== undefined ? { end: record.end, durationMs: record.durationMs } : {}),
-  };
-  return { ...base, ...kindFields(record) } as T;
-}
-
-function kindFields(record: Interaction): object {
+  const json: Record<string, unknown> = { seq: record.seq, kind: record.kind, turnIndex: record.turnIndex, status: record.status };
+  if (record.answeredBy) json.answeredBy = { ...record.answeredBy };
+  if (record.error) json.error = { name: record.error.name, message: record.error.message };
+  if (record.changes) json.changes = record.changes.map((change) => ({ by: change.by, what: change.what }));
+  if (record.late) json.late = true;
+  json.startedAt = record.startedAt;
+  json.start = record.start;
+  if (record.end !== undefined) {
+    json.end = record.end;
+    json.durationMs = record.durationMs;
+  }
   switch (record.kind) {
     case "tool":
-      return toolFields(record);
+      json.id = record.id;
+      json.tool = record.tool;
+      json.path = [...record.path];
+      json.qualifiedName = record.qualifiedName;
+      json.input = toJsonValue(record.input);
+      if ("originalInput" in record) json.originalInput = toJsonValue(record.originalInput);
+      if (record.output !== undefined) json.output = toJsonValue(record.output);
+      break;
     case "model":
-      return modelFields(record);
+      json.provider = record.provider;
+      json.model = record.model;
+      json.path = [...record.path];
+      json.streamed = record.streamed;
+      if (record.step !== undefined) json.step = record.step;
+      if (record.http) json.http = { ...record.http };
+      json.request = toJsonValue(record.request);
+      json.reply = toJsonValue(record.reply);
+      json.usage = { inputTokens: record.usage.inputTokens, outputTokens: record.usage.outputTokens, totalTokens: record.usage.totalTokens };
+      break;
     case "http":
-      return httpFields(record);
+      json.method = record.method;
+      json.url = record.url;
+      if (record.statusCode !== undefined) json.statusCode = record.statusCode;
+      if (record.parentSeq !== undefined) json.parentSeq = record.parentSeq;
+      break;
   }
-}
-
-function toolFields(call: ToolCall): object {
-  return {
-    id: call.id,
-    tool: call.tool,
-    path: [...call.path],
-    qualifiedName: call.qualifiedName,
-    input: toJsonValue(call.input),
-    ...("originalInput" in call ? { originalInput: toJsonValue(call.originalInput) } : {}),
-    ...(call.output !== undefined ? { output: toJsonValue(call.output) } : {}),
-  };
-}
-
-function modelFields(call: ModelCall): object {
-  return {
-    provider: call.provider,
-    model: call.model,
-    path: [...call.path],
-    streamed: call.streamed,
-    ...(call.step !== undefined ? { step: call.step } : {}),
-    ...(call.http ? { http: { ...call.http } } : {}),
-    request: toJsonValue(call.request),
-    reply: toJsonValue(call.reply),
-    usage: { ...call.usage },
-  };
-}
-
-function httpFields(call: HttpCall): object {
-  return {
-    method: call.method,
-    url: call.url,
-    ...(call.statusCode !== undefined ? { statusCode: call.statusCode } : {}),
-    ...(call.parentSeq !== undefined ? { parentSeq: call.parentSeq } : {}),
-  };
+  return json as T;
 }

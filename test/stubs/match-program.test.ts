@@ -1,6 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, test } from "vitest";
 import { compileFirstMatch } from "../../src/stubs/match-codegen.js";
+import { interpretFirstMatch } from "../../src/stubs/match-interpreter.js";
 import { compileMatchProgram } from "../../src/stubs/match-program.js";
 import type { ToolStubMatch } from "tooltrace";
 
@@ -64,7 +65,7 @@ function value(r: ReturnType<typeof random>, depth: number): unknown {
   return r.pick(SCALARS);
 }
 
-describe("the compiled matcher agrees with ajv", () => {
+describe("the compiled and the interpreted matcher agree with ajv", () => {
   const ajv = new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false });
 
   test("on 1,500 random constraints, 10 inputs each (seeded)", { timeout: 60_000 }, () => {
@@ -75,11 +76,14 @@ describe("the compiled matcher agrees with ajv", () => {
       const schemaOfMatch = { type: "object", properties: match, required: Object.keys(match) };
       const validate = ajv.compile(schemaOfMatch);
       ajv.removeSchema(schemaOfMatch);
-      const firstMatch = compileFirstMatch(`seed ${seed}`, [compileMatchProgram(match)]);
+      const program = compileMatchProgram(match);
+      const firstMatch = compileFirstMatch(`seed ${seed}`, [program]);
       for (let i = 0; i < 10; i++) {
         const input = r.next() < 0.9 ? { q: value(r, 0), ...(r.next() < 0.7 ? { z: value(r, 1) } : {}) } : value(r, 0);
         // Inputs here are plain values, patterns safe for V8: ajv's native RegExp is the reference.
-        if (validate(input) !== (firstMatch(input) === 0)) disagreements.push(`seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
+        const expected = validate(input);
+        if (expected !== (interpretFirstMatch([program], input) === 0)) disagreements.push(`interpreted, seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
+        if (expected !== (firstMatch(input) === 0)) disagreements.push(`seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
       }
     }
     expect(disagreements.slice(0, 5)).toEqual([]);

@@ -1,4 +1,5 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { lazyRequire } from "../../lazy-require.js";
 import { isLinearSafe } from "./linear-safe.js";
 import { parsePattern } from "./parse-pattern.js";
 import { toRe2, UnsupportedPatternFeature } from "./to-re2.js";
@@ -21,6 +22,8 @@ export class PatternRefused extends Error {
     super(message);
   }
 }
+
+const re2js = lazyRequire<{ RE2JS: typeof RE2JS }>("re2js");
 
 /** Past this RE2 program size the engine's memory for linear matching runs out and it slows sharply. */
 const MAX_PROGRAM_SIZE = 1000;
@@ -59,7 +62,7 @@ function compile(pattern: string): CompiledPattern {
   }
   let re2;
   try {
-    re2 = RE2JS.compile(toRe2(ast));
+    re2 = re2js().RE2JS.compile(toRe2(ast));
   } catch (error) {
     if (error instanceof UnsupportedPatternFeature) {
       throw new PatternRefused(`${JSON.stringify(pattern)} uses ${error.feature}, which cannot be matched in linear time, so one input could block the test worker.`, `${error.fix}.`);
