@@ -9,4 +9,5 @@ export const tooltraceAliases = [
   { find: /^tooltrace\/matchers$/, replacement: here("./matchers/index.ts") },
   { find: /^tooltrace\/ai-sdk$/, replacement: here("./src/agents/ai-sdk.ts") },
   { find: /^tooltrace\/msw$/, replacement: here("./src/wire/index.ts") },
+  { find: /^tooltrace\/wire$/, replacement: here("./src/wire/entry.ts") },
 ];

@@ -8,8 +8,6 @@ export type { SessionReport } from "./session/scope.js";
 export type { ToolsInput } from "./catchers/bind-tools.js";
 export { inSubagent } from "./catchers/subagent.js";
 export { mockModel, type MockModelV2Options } from "./catchers/ai-sdk-model.js";
-export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire/answer.js";
-export { serveOnLoopback, type LoopbackServer } from "./catchers/loopback-server.js";
 export { createRuleSet, RuleSet, STUB_LIMITS, type StubSelection, type RuleSetOptions } from "./stubs/index.js";
 export type { ToolStub, ToolStubOutcome, ToolStubThrow, ToolStubMatch, MatchSchema, MatchScalar, MatchJsonType } from "./stubs/index.js";
 export type {

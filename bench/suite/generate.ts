@@ -14,7 +14,7 @@ export function generateSuite(root: string, files = 20, testsPerFile = 50): void
   const project = join(import.meta.dirname, "..", "..", "..");
   mkdirSync(installed, { recursive: true });
   cpSync(join(project, "package.json"), join(installed, "package.json"));
-  cpSync(join(project, "dist"), join(installed, "dist"), { recursive: true });
+  for (const folder of ["dist", "src", "matchers"]) cpSync(join(project, folder), join(installed, folder), { recursive: true });
   // Its own package scope, so `tooltrace` resolves to node_modules and not to this repository by self-reference.
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "tooltrace-suite-bench", private: true, type: "module" }));
   for (const variant of ["tooltrace", "baseline"] as const) {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { bindTools, type BoundTools, type ToolRegistration } from "../catchers/bind-tools.js";
 import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { qualify } from "../catchers/subagent.js";
@@ -6,11 +5,10 @@ import type { Executor } from "../catchers/tool-spies.js";
 import { httpIsCaught } from "../catchers/msw-http-flag.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
 import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
+import { buildSteps } from "../chain/build-steps.js";
 import { ChainCall, isThenable, type ChainHost } from "../chain/chain-call.js";
 import type { Step, Terminal } from "../chain/types.js";
 import { TooltraceError } from "../errors.js";
-import { stubStep } from "../steps/stub-step.js";
-import { strictStep } from "../steps/strict-step.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { compactJson, describePending, formatSource } from "../trace/format.js";
 import { TurnRecord, type Mutable } from "../trace/records.js";
@@ -82,7 +80,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       this.bound.unbind();
       throw error;
     }
-    this.steps = this.strict ? [stubStep(this.rules), strictStep] : [stubStep(this.rules)];
+    this.steps = buildSteps({ steps: checkSteps(options.steps), rules: this.rules, strict: this.strict });
   }
 
   get history(): readonly TMessage[] {
@@ -99,7 +97,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   get route(): string {
     if (this.routeToken === undefined) {
-      this.routeToken = randomBytes(12).toString("base64url");
+      this.routeToken = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
       registerRoute(this.routeToken, () => this.routeTarget());
     }
     return `/${ROUTE_SEGMENT}/${this.routeToken}`;
@@ -366,6 +364,21 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private describeOwner(): string {
     return this.testName === undefined ? this.name : `${this.name} of test "${this.testName}"`;
   }
+}
+
+function checkSteps(steps: unknown): readonly Step[] | undefined {
+  if (steps === undefined) return undefined;
+  if (!Array.isArray(steps)) throw new TypeError("[tooltrace] createSession({ steps }): `steps` must be an array of { name, run(ctx, next) }.");
+  const names = new Set<string>();
+  for (const [i, step] of steps.entries()) {
+    const candidate = step as Partial<Step> | null;
+    if (candidate === null || typeof candidate !== "object" || typeof candidate.name !== "string" || candidate.name === "" || typeof candidate.run !== "function") {
+      throw new TypeError(`[tooltrace] createSession({ steps }): step #${i} must be { name: string, run(ctx, next) }.`);
+    }
+    if (names.has(candidate.name)) throw new TypeError(`[tooltrace] createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`);
+    names.add(candidate.name);
+  }
+  return steps as readonly Step[];
 }
 
 /** The path a call is named by: the active one if the executor was given there, else its only path. */

@@ -1,4 +1,5 @@
 import type { ToolsInput } from "../catchers/bind-tools.js";
+import type { Step } from "../chain/types.js";
 import type { ToolStub } from "../stubs/types.js";
 import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
 import type { SessionReport } from "./scope.js";
@@ -61,6 +62,12 @@ export interface SessionOptions<TMessage = unknown> {
    * asked for that never reached tooltrace is reported. Each fails the test even if the agent recovers.
    */
   readonly strict?: boolean;
+  /**
+   * Steps that see every interaction (tool, model, HTTP) before the stubs do, Koa-style: answer it, rewrite
+   * its input with `next(input)`, or transform what `next()` returned. The trace records who changed what.
+   * The building block of middleware.
+   */
+  readonly steps?: readonly Step[];
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
   /** A name for messages; defaults to `session 1`, `session 2`, ... */

@@ -21,7 +21,7 @@ test("Vitest 3.2: 50 concurrent tests on one tools record each keep their own sc
   rmSync(installed, { recursive: true, force: true });
   mkdirSync(installed, { recursive: true });
   cpSync(join(root, "package.json"), join(installed, "package.json"));
-  cpSync(join(root, "dist"), join(installed, "dist"), { recursive: true });
+  for (const folder of ["dist", "src", "matchers"]) cpSync(join(root, folder), join(installed, folder), { recursive: true });
 
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-vitest32-")), "report.json");
   await promisify(execFile)(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`], { cwd: project, env: { ...process.env, CI: "1" } }).catch(() => undefined);

@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createLlmAnswer, createSession, serveOnLoopback, type LoopbackServer } from "tooltrace";
+import { createSession } from "tooltrace";
+import { createLlmAnswer, serveOnLoopback, type LoopbackServer } from "tooltrace/wire";
 import { plainTaskTools, runTool } from "../fixtures/plain-task-tools.js";
 
 // No MSW here: the wire mock's answer() served by a plain node:http server on 127.0.0.1.
