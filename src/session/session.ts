@@ -19,7 +19,7 @@ import { ZERO_USAGE } from "../trace/usage.js";
 import { applyReply } from "./apply-reply.js";
 import { AskedCalls, type AskedCall } from "./asked-calls.js";
 import { reportLateCall } from "./late-calls.js";
-import { writeHttpResult, writeModelResult, writeToolResult } from "./result-writers.js";
+import { toResolvedReply, writeHttpResult, writeModelResult, writeToolResult } from "./result-writers.js";
 import type { SessionReport } from "./scope.js";
 import type { SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./types.js";
 
@@ -246,7 +246,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const result = Promise.resolve(call.run(this.steps)).then(
       (reply) => {
         this.asked.noteReply(record);
-        return reply;
+        return toResolvedReply(reply);
       },
       (error: unknown) => {
         if (record.http) record.http = { ...record.http, statusCode: 500 };

@@ -45,6 +45,8 @@ describe("one chain for every kind, with a public step API", () => {
         if (ctx.kind === "model" && (ctx.input as { lastUserMessage: string }).lastUserMessage === "canned?") {
           return ctx.answer({ text: "canned answer", toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }, { kind: "middleware", name: "observe" });
         }
+        // A bare string answers with text only.
+        if (ctx.kind === "model" && (ctx.input as { lastUserMessage: string }).lastUserMessage === "short?") return ctx.answer("short answer", { kind: "middleware", name: "observe" });
         return next();
       },
     };
@@ -55,7 +57,10 @@ describe("one chain for every kind, with a public step API", () => {
     const canned = await session.send("canned?");
     expect(canned.text).toBe("canned answer");
     expect(canned.modelCalls[0]?.answeredBy).toEqual({ kind: "middleware", name: "observe" });
-    expect(seen).toEqual(["model:tooltrace mock-model", "tool:list_tasks", "model:tooltrace mock-model", "model:tooltrace mock-model"]);
+    const short = await session.send("short?");
+    expect(short.text).toBe("short answer");
+    expect(short.modelCalls[0]?.reply).toEqual({ text: "short answer", toolCalls: [] });
+    expect(seen).toEqual(["model:tooltrace mock-model", "tool:list_tasks", "model:tooltrace mock-model", "model:tooltrace mock-model", "model:tooltrace mock-model"]);
   });
 
   test("steps are checked at setup", () => {
