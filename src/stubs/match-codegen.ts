@@ -94,9 +94,12 @@ class Emitter {
         return `if (typeof ${x} === "number" && (${x} <= ${check.number} || ${x} !== ${x})) ${fail}`;
       case Op.ExclusiveMaximum:
         return `if (typeof ${x} === "number" && (${x} >= ${check.number} || ${x} !== ${x})) ${fail}`;
-      case Op.Pattern:
-        this.patterns.push(check.pattern as CompiledPattern);
-        return `if (typeof ${x} === "string" && !P[${this.patterns.length - 1}].test(${x})) ${fail}`;
+      case Op.Pattern: {
+        const pattern = check.pattern as CompiledPattern;
+        this.patterns.push(pattern);
+        const prefix = pattern.prefix === "" ? "" : `!${x}.startsWith(${JSON.stringify(pattern.prefix)}) || `;
+        return `if (typeof ${x} === "string" && (${prefix}!P[${this.patterns.length - 1}].test(${x}))) ${fail}`;
+      }
       case Op.Never:
         return fail;
       case Op.Ajv:

@@ -43,9 +43,11 @@ function passes(checks: readonly Check[], value: unknown): boolean {
       case Op.ExclusiveMaximum:
         if (typeof value === "number" && (value >= check.number || Number.isNaN(value))) return false;
         break;
-      case Op.Pattern:
-        if (typeof value === "string" && !(check.pattern as CompiledPattern).test(value)) return false;
+      case Op.Pattern: {
+        const pattern = check.pattern as CompiledPattern;
+        if (typeof value === "string" && (!value.startsWith(pattern.prefix) || !pattern.test(value))) return false;
         break;
+      }
       case Op.Object:
         if (!objectPasses(check, value)) return false;
         break;

@@ -18,7 +18,7 @@ function random(seed: number) {
 
 const SCALARS = ["a", "ab", "milk", "Milk", "", "é😀", 0, -0, 1, 1.5, -3, 10, Number.NaN, Number.POSITIVE_INFINITY, true, false, null];
 const TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"] as const;
-const PATTERNS = ["^m", "k$", "\\bmilk\\b", "(a+)+$", "^[a-z]+$", "\\d", "é"];
+const PATTERNS = ["^m", "^mil", "^ab\\d", "k$", "\\bmilk\\b", "(a+)+$", "^[a-z]+$", "\\d", "é"];
 
 function schema(r: ReturnType<typeof random>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
