@@ -42,10 +42,17 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
     const own = api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai;
     urls.push(...[own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, api)));
   }
-  // A predicate rather than a path: once closed, the handler does not match at all, so the request is
-  // the server's to handle (or to report as unhandled under the user's own policy).
-  const matches = urlMatcher([...new Set(urls)]);
-  const handlers = [http.post(({ request }) => open && matches(request.url), ({ request }) => answer.answer(request))];
+  // Predicates rather than paths: once closed, the handlers do not match at all, so the request is the
+  // server's to handle (or to report as unhandled under the user's own policy).
+  const endpoint = urlMatcher([...new Set(urls)]);
+  // Everything else under the providers' hosts and the given bases is answered too (a models list, a
+  // token count, a 404 in the provider's shape), so no stray request reaches a real provider.
+  const bases = [new URL(DEFAULT_BASE_URLS.anthropic).origin, new URL(DEFAULT_BASE_URLS.openai).origin, ...(options.baseUrls ?? []).map((base) => base.replace(/\*.*$/, "").replace(/\/+$/, ""))];
+  const underBase = (url: string) => bases.some((base) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`));
+  const handlers = [
+    http.post(({ request }) => open && endpoint(request.url), ({ request }) => answer.answer(request)),
+    http.all(({ request }) => open && underBase(request.url), ({ request }) => answer.answer(request)),
+  ];
   return {
     ...answer,
     calls: answer.calls,

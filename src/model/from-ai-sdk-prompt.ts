@@ -46,9 +46,8 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
     toolResults.push(...results);
     messages.push({ role: message.role, text: texts.join("\n"), ...(calls.length > 0 ? { toolCalls: calls } : {}), ...(results.length > 0 ? { toolResults: results } : {}) });
   }
-  const offered: MockModelTool[] = (tools ?? [])
-    .filter((tool) => tool.type === "function")
-    .map((tool) => toolView(tool.name, tool.description, tool.inputSchema));
+  // Function tools carry a schema; provider tools (`openai.web_search`, ...) are offered by name and type.
+  const offered: MockModelTool[] = (tools ?? []).map((tool) => toolView(tool.name, tool.description, tool.inputSchema, tool.type === "function" ? "function" : "provider"));
   return requestView(messages, offered, toolResults);
 }
 

@@ -1,8 +1,8 @@
 import type { MockModelMessage, MockModelRequest, MockModelTool, MockModelToolResult } from "./types.js";
 
 /** One offered tool in the view; the description and schema are kept when the definition has them. */
-export function toolView(name: string, description: unknown, inputSchema: unknown): MockModelTool {
-  return { name, ...(typeof description === "string" ? { description } : {}), ...(inputSchema !== undefined ? { inputSchema } : {}) };
+export function toolView(name: string, description: unknown, inputSchema: unknown, type = "function"): MockModelTool {
+  return { name, type, ...(typeof description === "string" ? { description } : {}), ...(inputSchema !== undefined ? { inputSchema } : {}) };
 }
 
 /** Builds the request view from the messages, tools and tool results a codec decoded. */

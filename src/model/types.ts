@@ -12,6 +12,11 @@ export interface MockModelMessage {
 /** A tool the agent offered the model. */
 export interface MockModelTool {
   readonly name: string;
+  /**
+   * `function` for a tool with an input schema; otherwise the provider's type: `custom` (free-text input, such
+   * as Codex's `apply_patch`), `web_search`, `web_search_20250305`, `provider` (an AI SDK provider tool), ...
+   */
+  readonly type: string;
   readonly description?: string;
   /** The tool's input JSON Schema, when it has one. */
   readonly inputSchema?: unknown;
@@ -46,7 +51,7 @@ export interface MockModelRequest {
 /** One tool call the model makes. */
 export interface MockModelToolCall {
   readonly name: string;
-  /** JSON input; defaults to `{}`. */
+  /** JSON input; defaults to `{}`. For a `custom` tool, the raw text it is called with. */
   readonly input?: unknown;
   /** Call id; derived deterministically from the conversation when omitted. */
   readonly id?: string;

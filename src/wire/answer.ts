@@ -1,12 +1,13 @@
-import type { TurnContext } from "../chain/caught.js";
+import type { InteractionHost, TurnContext } from "../chain/caught.js";
 import { catchModelCall } from "../catchers/model-call.js";
 import { resolveRoute } from "../catchers/routes.js";
 import { currentTurnContext } from "../catchers/turn-context.js";
+import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput } from "../model/types.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
-import { ERROR_STATUS, WireRequestError, type WireApi, type WireCodec, type WireErrorKind } from "./codec.js";
+import { ERROR_STATUS, WireRequestError, type WireApi, type WireCodec, type WireErrorKind, type WireMemory } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 
@@ -17,7 +18,7 @@ export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, open
 export interface LlmAnswerOptions {
   /** The mock model's replies: anything `mockModel()` accepts, or a `Responder` shared with a `mockModel`. */
   readonly respond?: MockModelInput | Responder;
-  /** The models that exist; any other gets the provider's 404. Default: every model exists. */
+  /** The models that exist (listed by `GET /v1/models`); any other gets the provider's 404. Default: every model exists. */
   readonly models?: readonly string[];
   /** The APIs to serve. Default: all three. */
   readonly apis?: readonly WireApi[];
@@ -27,7 +28,8 @@ export interface LlmAnswerOptions {
 export interface LlmAnswer {
   /**
    * Answers one request to an LLM API: the endpoint is read from the end of the path (`.../v1/messages`,
-   * `.../chat/completions`, `.../responses`). A path that starts with a session's route
+   * `.../chat/completions`, `.../responses`), and every other path gets the provider's own answer (a models
+   * list, a token count, or a 404 in its error shape). A path that starts with a session's route
    * (`/tooltrace/<token>/...`) is attributed to that session's running turn; otherwise to the turn running
    * in the caller's async context, if any.
    */
@@ -39,6 +41,9 @@ export interface LlmAnswer {
   readonly responder: Responder;
 }
 
+/** At most this many stored items and responses per session (Responses `item_reference`), oldest first out. */
+const MAX_REMEMBERED = 10_000;
+
 /**
  * The wire mock without a transport: `answer(Request): Promise<Response>` with the providers' JSON and
  * server-sent events. The MSW handlers and a `node:http` server both serve it.
@@ -49,6 +54,18 @@ export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
   const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
   const codecs = CODECS.filter((codec) => apis.has(codec.api));
   const models = options.models ? new Set(options.models) : undefined;
+  // What a Responses conversation may reference, kept per session (and once for calls outside any session).
+  const memories = new WeakMap<InteractionHost, WireMemory>();
+  const outside: WireMemory = { items: new Map(), responses: new Map() };
+  const memoryFor = (context: TurnContext | undefined): WireMemory => {
+    if (context === undefined) return outside;
+    let memory = memories.get(context.host);
+    if (memory === undefined) {
+      memory = { items: new Map(), responses: new Map() };
+      memories.set(context.host, memory);
+    }
+    return memory;
+  };
   let responses = 0;
   const codecFor = (pathname: string) => codecs.find((codec) => pathname.endsWith(codec.path));
   return {
@@ -58,12 +75,12 @@ export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
     async answer(request) {
       const url = new URL(request.url);
       const { target, path } = resolveRoute(url.pathname);
-      const codec = codecFor(path) ?? codecFor(url.pathname);
-      if (codec === undefined) return new Response(JSON.stringify({ error: { message: `tooltrace's wire mock does not serve ${request.method} ${path}` } }), { status: 404, headers: { "content-type": "application/json" } });
-      if (target !== undefined && "problem" in target) return error(codec, "server", `[tooltrace] ${target.problem}`);
+      const codec = codecFor(path);
+      if (codec === undefined || request.method !== "POST") return otherPath(request, path, models);
+      if (target !== undefined && "problem" in target) return error(codec, "mock_failed", `[tooltrace] ${target.problem}`);
       const context = target?.context ?? currentTurnContext();
       responses += 1;
-      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context });
+      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context) });
     },
   };
 }
@@ -74,6 +91,7 @@ interface AnswerState {
   readonly calls: ModelCall[];
   readonly responseNumber: number;
   readonly context: TurnContext | undefined;
+  readonly memory: WireMemory;
 }
 
 async function answerWith(codec: WireCodec, request: Request, state: AnswerState): Promise<Response> {
@@ -89,9 +107,9 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
   }
   let decoded;
   try {
-    decoded = codec.decode(body);
+    decoded = codec.decode(body, state.memory);
   } catch (cause) {
-    if (cause instanceof WireRequestError) return error(codec, "invalid_request", cause.message);
+    if (cause instanceof WireRequestError) return error(codec, cause.kind, cause.message, cause.param);
     throw cause;
   }
   if (state.models && !state.models.has(decoded.model)) {
@@ -106,10 +124,15 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       state.context,
     );
   } catch (cause) {
-    return error(codec, "server", cause instanceof Error ? cause.message : String(cause));
+    return error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
   }
   const id = responseId(codec, state.responseNumber);
-  if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec));
+  if (codec.remember) {
+    codec.remember(reply, decoded, id, state.memory);
+    bound(state.memory.items);
+    bound(state.memory.responses);
+  }
+  if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec.api));
   const encoder = new TextEncoder();
   const events = codec.encodeStream(reply, decoded, id);
   const stream = new ReadableStream<Uint8Array>({
@@ -118,20 +141,59 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       controller.close();
     },
   });
-  return new Response(stream, { headers: { ...providerHeaders(codec), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
+  return new Response(stream, { headers: { ...providerHeaders(codec.api), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
 }
 
-function error(codec: WireCodec, kind: WireErrorKind, message: string): Response {
+/**
+ * Every other path on a provider's host gets the provider's own answer, so nothing goes out by accident:
+ * `HEAD`/`GET` of the base (a client's connectivity check), the models list, a token count, or a 404.
+ */
+async function otherPath(request: Request, path: string, models: ReadonlySet<string> | undefined): Promise<Response> {
+  const anthropic = /\/messages(\/|$)/.test(path) || request.headers.has("anthropic-version") || request.headers.has("x-api-key");
+  const api: WireApi = anthropic ? "anthropic.messages" : "openai.chat";
+  const codec = anthropic ? anthropicMessages : openaiChat;
+  const headers = providerHeaders(api);
+  const trimmed = path.replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === "/v1") return request.method === "HEAD" ? new Response(null, { status: 200, headers }) : jsonResponse({}, 200, headers);
+  const model = /\/models\/([^/]+)$/.exec(trimmed)?.[1];
+  if (request.method === "GET" && (trimmed.endsWith("/models") || model !== undefined)) {
+    const ids = [...(models ?? [])];
+    const entry = (id: string) => (anthropic ? { type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" } : { id, object: "model", created: 1_700_000_000, owned_by: "tooltrace" });
+    if (model !== undefined) {
+      const id = decodeURIComponent(model);
+      if (models !== undefined && !models.has(id)) return error(codec, "not_found", anthropic ? `model: ${id}` : `The model '${id}' does not exist`);
+      return jsonResponse(entry(id), 200, headers);
+    }
+    const data = ids.map(entry);
+    return jsonResponse(anthropic ? { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null } : { object: "list", data }, 200, headers);
+  }
+  if (request.method === "POST" && trimmed.endsWith("/messages/count_tokens")) {
+    try {
+      const view = anthropicMessages.decode(JSON.parse(await request.text()), { items: new Map(), responses: new Map() }).view;
+      return jsonResponse({ input_tokens: estimateTokens(promptCharacters(view)) }, 200, headers);
+    } catch (cause) {
+      return error(codec, "invalid_request", cause instanceof Error ? cause.message : String(cause));
+    }
+  }
+  const message = anthropic ? "Not Found" : `Invalid URL (${request.method} ${path})`;
+  return error(codec, "not_found", `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`);
+}
+
+function bound(map: Map<string, unknown>): void {
+  while (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+}
+
+function error(codec: WireCodec, kind: WireErrorKind, message: string, param?: string): Response {
   // `x-should-retry: false` stops the official SDKs from retrying a mock's deliberate error.
-  return jsonResponse(codec.errorBody(kind, message), ERROR_STATUS[kind], { ...providerHeaders(codec), "x-should-retry": "false" });
+  return jsonResponse(codec.errorBody(kind, message, param), ERROR_STATUS[kind], { ...providerHeaders(codec.api), "x-should-retry": "false" });
 }
 
 function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
-function providerHeaders(codec: WireCodec): Record<string, string> {
-  return codec.api === "anthropic.messages" ? { "request-id": "req_tooltrace" } : { "x-request-id": "req_tooltrace" };
+function providerHeaders(api: WireApi): Record<string, string> {
+  return api === "anthropic.messages" ? { "request-id": "req_tooltrace" } : { "x-request-id": "req_tooltrace" };
 }
 
 function responseId(codec: WireCodec, n: number): string {

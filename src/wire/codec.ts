@@ -10,10 +10,22 @@ export interface DecodedRequest {
   /** OpenAI Chat: whether the client asked for the final usage chunk (`stream_options.include_usage`). */
   readonly includeUsage: boolean;
   readonly view: MockModelRequest;
+  /** The request body as sent, for the fields a real response echoes (`tools`, `instructions`, ...). */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** OpenAI Responses: the conversation's items with references resolved, stored with the response. */
+  readonly items?: readonly unknown[];
+}
+
+/** What a codec remembers across requests of one session (Responses `item_reference`, `previous_response_id`). */
+export interface WireMemory {
+  /** Output items the mock issued, by id. */
+  readonly items: Map<string, unknown>;
+  /** Responses the mock stored, by id: the whole conversation up to and including their output. */
+  readonly responses: Map<string, readonly unknown[]>;
 }
 
 /** The error kinds every provider has, mapped to its own status and shape. */
-export type WireErrorKind = "invalid_request" | "not_found" | "server";
+export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed";
 
 /** One provider API: decode its request, encode a reply as its JSON or its server-sent events. */
 export interface WireCodec {
@@ -23,20 +35,33 @@ export interface WireCodec {
   /** Prefix of derived tool-call ids. */
   readonly idPrefix: string;
   /** Throws {@link WireRequestError} when the body is not a valid request of this API. */
-  decode(body: unknown): DecodedRequest;
+  decode(body: unknown, memory: WireMemory): DecodedRequest;
   encodeJson(reply: ResolvedReply, request: DecodedRequest, responseId: string): unknown;
   /** The stream as the provider sends it: whole server-sent events, in order, terminator included. */
   encodeStream(reply: ResolvedReply, request: DecodedRequest, responseId: string): string[];
-  errorBody(kind: WireErrorKind, message: string): unknown;
+  /** Remembers what this response issued, for later references to it (Responses only). */
+  remember?(reply: ResolvedReply, request: DecodedRequest, responseId: string, memory: WireMemory): void;
+  errorBody(kind: WireErrorKind, message: string, param?: string): unknown;
 }
 
-/** The request is not a valid request of the API: answered with the provider's 400. */
+/** The request is not a valid request of the API: answered with the provider's 400, or 404 for an unknown reference. */
 export class WireRequestError extends Error {
   override readonly name = "WireRequestError";
+  constructor(
+    message: string,
+    readonly kind: "invalid_request" | "not_found" = "invalid_request",
+    readonly param?: string,
+  ) {
+    super(message);
+  }
 }
 
-/** HTTP status of each error kind (the same for the three APIs). */
-export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = { invalid_request: 400, not_found: 404, server: 500 };
+/**
+ * HTTP status of each error kind (the same for the three APIs). A failing mock model is a 422: no client
+ * retries a 4xx (the AI SDK providers retry every 5xx whatever `x-should-retry` says), so a deliberate
+ * failure costs one call.
+ */
+export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = { invalid_request: 400, not_found: 404, mock_failed: 422 };
 
 /** One server-sent event; `event` is omitted for data-only streams (OpenAI Chat). */
 export function sse(data: unknown, event?: string): string {

@@ -1,11 +1,20 @@
 import { chunkText } from "../model/chunk-text.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
+import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
+import { openaiErrorBody } from "./openai-error.js";
 
 interface ChatToolCall {
   id?: string;
+  type?: string;
   function?: { name?: string; arguments?: string };
+  custom?: { name?: string; input?: string };
+}
+
+interface ChatTool {
+  type?: string;
+  function?: { name?: string; description?: string; parameters?: unknown };
+  custom?: { name?: string; description?: string; format?: unknown };
 }
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
@@ -36,18 +45,18 @@ export const openaiChat: WireCodec = {
         continue;
       }
       const calls = Array.isArray(message.tool_calls)
-        ? (message.tool_calls as ChatToolCall[]).map((call) => ({ id: call.id ?? "", name: call.function?.name ?? "", input: parseMaybeJson(call.function?.arguments ?? "{}") }))
+        ? (message.tool_calls as ChatToolCall[]).map((call) =>
+            call.type === "custom"
+              ? { id: call.id ?? "", name: call.custom?.name ?? "", input: call.custom?.input ?? "" }
+              : { id: call.id ?? "", name: call.function?.name ?? "", input: parseMaybeJson(call.function?.arguments ?? "{}") },
+          )
         : [];
       calls.forEach((call) => names.set(call.id, call.name));
       messages.push({ role: role === "developer" ? "system" : (role as MockModelMessage["role"]), text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
     }
-    const tools: MockModelTool[] = Array.isArray(body.tools)
-      ? (body.tools as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }[])
-          .filter((tool) => tool.type === "function" && typeof tool.function?.name === "string")
-          .map((tool) => toolView(tool.function!.name!, tool.function!.description, tool.function!.parameters))
-      : [];
+    const tools: MockModelTool[] = Array.isArray(body.tools) ? (body.tools as ChatTool[]).flatMap(offeredTool) : [];
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
-    return { model: body.model, stream: body.stream === true, includeUsage: streamOptions?.include_usage === true, view: requestView(messages, tools, toolResults) };
+    return { model: body.model, stream: body.stream === true, includeUsage: streamOptions?.include_usage === true, view: requestView(messages, tools, toolResults), body };
   },
 
   encodeJson(reply, request, responseId) {
@@ -63,7 +72,7 @@ export const openaiChat: WireCodec = {
             role: "assistant",
             content: reply.text === "" && reply.toolCalls.length > 0 ? null : reply.text,
             refusal: null,
-            ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } })) } : {}),
+            ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((call) => toolCall(call, request)) } : {}),
           },
           logprobs: null,
           finish_reason: finishReason(reply),
@@ -80,6 +89,10 @@ export const openaiChat: WireCodec = {
     const events = [chunk({ role: "assistant", content: "", refusal: null })];
     for (const content of reply.text === "" ? [] : chunkText(reply.text)) events.push(chunk({ content }));
     reply.toolCalls.forEach((call, index) => {
+      if (isCustom(call, request)) {
+        events.push(chunk({ tool_calls: [{ index, ...toolCall(call, request) }] }));
+        return;
+      }
       events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
       for (const args of chunkJson(JSON.stringify(call.input))) events.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
     });
@@ -91,10 +104,7 @@ export const openaiChat: WireCodec = {
     return events;
   },
 
-  errorBody(kind, message) {
-    const type = kind === "server" ? "server_error" : "invalid_request_error";
-    return { error: { message, type, param: null, code: kind === "not_found" ? "model_not_found" : null } };
-  },
+  errorBody: openaiErrorBody,
 };
 
 /** A fixed creation time, so responses are the same on every run. */
@@ -112,4 +122,21 @@ function usage(reply: ResolvedReply) {
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
+}
+
+/** An offered tool with its type: `function` with its schema, `custom` with its name (free-text input). */
+function offeredTool(tool: ChatTool): MockModelTool[] {
+  if (tool.type === "function" && typeof tool.function?.name === "string") return [toolView(tool.function.name, tool.function.description, tool.function.parameters)];
+  if (tool.type === "custom" && typeof tool.custom?.name === "string") return [toolView(tool.custom.name, tool.custom.description, undefined, "custom")];
+  return [];
+}
+
+function isCustom(call: ResolvedReply["toolCalls"][number], request: DecodedRequest): boolean {
+  return request.view.tools.some((tool) => tool.name === call.name && tool.type === "custom");
+}
+
+/** A reply's tool call as Chat Completions writes it: a function with JSON arguments, or a custom tool with raw input. */
+function toolCall(call: ResolvedReply["toolCalls"][number], request: DecodedRequest) {
+  if (isCustom(call, request)) return { id: call.id, type: "custom", custom: { name: call.name, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) } };
+  return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } };
 }

@@ -51,7 +51,7 @@ describe("requests arriving on a socket are attributed through the session's rou
     const session = createSession({ agent: () => "" });
     const anthropic = new Anthropic({ apiKey: "test", baseURL: `${server.url}${session.route}`, maxRetries: 0 });
     const idle = await anthropic.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
-    expect(idle).toBeInstanceOf(Anthropic.InternalServerError);
+    expect(idle).toBeInstanceOf(Anthropic.UnprocessableEntityError);
     expect(String(idle)).toContain("has no turn running");
     const unknown = new Anthropic({ apiKey: "test", baseURL: `${server.url}/tooltrace/nope`, maxRetries: 0 });
     expect(String(await unknown.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error))).toContain('no tooltrace session has the route token \\"nope');

@@ -80,6 +80,23 @@ describe("derived tool-call ids", () => {
     });
     expect(completion.choices[0]?.message.tool_calls?.map((call) => call.id)).toEqual(["call_2"]);
   });
+
+  test("never repeat an id the script gave explicitly earlier (call_2 twice before)", async () => {
+    userServer.use(...llmWire({ respond: [{ toolCalls: [{ name: "list_tasks", id: "call_2" }] }, { toolCalls: [{ name: "list_tasks" }] }, "done"] }).handlers);
+    const client = new OpenAI({ apiKey: "k", maxRetries: 0 });
+    const tools = [{ type: "function" as const, function: { name: "list_tasks", parameters: { type: "object" } } }];
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "list" }];
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const reply = (await client.chat.completions.create({ model: "gpt-4o", tools, messages })).choices[0]!.message;
+      messages.push(reply);
+      for (const call of reply.tool_calls ?? []) {
+        ids.push(call.id);
+        messages.push({ role: "tool", tool_call_id: call.id, content: "[]" });
+      }
+    }
+    expect(ids).toEqual(["call_2", "call_3"]);
+  });
 });
 
 describe("errors in the provider's own shape", () => {
@@ -106,7 +123,7 @@ describe("errors in the provider's own shape", () => {
     expect(await anthropicResponse.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "messages: Field required" } });
   });
 
-  test("a responder that throws is a 500 in the provider's shape, not retried, and fails the test through the session", async () => {
+  test("a responder that throws is a 422 in the provider's shape, not retried, and fails the test through the session", async () => {
     const wire = llmWire({ respond: () => { throw new Error("responder exploded"); } });
     userServer.use(...wire.handlers);
     // The SDK's default retries stay on: `x-should-retry: false` must stop them.
@@ -117,12 +134,12 @@ describe("errors in the provider's own shape", () => {
           await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] });
           return "no error";
         } catch (error) {
-          return `recovered from ${(error as InstanceType<typeof OpenAI.InternalServerError>).status}`;
+          return `recovered from ${(error as InstanceType<typeof OpenAI.UnprocessableEntityError>).status}`;
         }
       },
     });
     const turn = await session.send("go");
-    expect(turn.text).toBe("recovered from 500");
+    expect(turn.text).toBe("recovered from 422");
     expect(wire.responder.calls).toBe(1);
     expect(turn.modelCalls[0]?.error).toEqual({ name: "Error", message: "responder exploded" });
     expect(turn).not.toSucceed();
@@ -135,10 +152,10 @@ describe("errors in the provider's own shape", () => {
     const client = new Anthropic({ apiKey: "k", maxRetries: 0 });
     const error = await client.messages
       .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }], tools: [{ name: "list_tasks", input_schema: { type: "object" } }] })
-      .then(() => undefined, (e: unknown) => e as InstanceType<typeof Anthropic.InternalServerError>);
-    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+      .then(() => undefined, (e: unknown) => e as InstanceType<typeof Anthropic.UnprocessableEntityError>);
+    expect(error).toBeInstanceOf(Anthropic.UnprocessableEntityError);
     if (!error) return;
-    expect(error.status).toBe(500);
+    expect(error.status).toBe(422);
     expect((error.error as { error: { type: string; message: string } }).error).toMatchObject({
       type: "api_error",
       message: expect.stringContaining('the responder called tool "delete_everything", but the agent offered list_tasks'),
