@@ -1,3 +1,4 @@
+import type { Responder } from "../model/responder.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { HttpExchange, ModelCall } from "../trace/types.js";
 import type { Terminal } from "./types.js";
@@ -42,6 +43,8 @@ export type Caught = CaughtToolCall | CaughtModelCall | CaughtHttpCall;
 export interface InteractionHost {
   /** Runs one caught interaction through the session's chain and returns what the caller must see. */
   handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown;
+  /** The session's own mock model for the LLM wire, when it has one (`createSession({ llm })`). */
+  readonly responder?: Responder;
 }
 
 /** What is running right now, as seen from inside the agent's code. */

@@ -9,6 +9,7 @@ import { buildSteps } from "../chain/build-steps.js";
 import { ChainCall, isThenable, type ChainHost } from "../chain/chain-call.js";
 import type { Step, Terminal } from "../chain/types.js";
 import { TooltraceError } from "../errors.js";
+import { createResponder, type Responder } from "../model/responder.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { compactJson, describePending, formatSource } from "../trace/format.js";
 import { TurnRecord, type Mutable } from "../trace/records.js";
@@ -48,6 +49,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   readonly turns: TurnRecord[] = [];
   readonly violations: string[] = [];
   readonly log = new SessionLog();
+  readonly responder: Responder | undefined;
   private readonly historyList: TMessage[];
   private readonly rules: RuleSet;
   private readonly bound: BoundTools;
@@ -73,6 +75,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.unusedRules = options.unusedRules;
     this.agent = options.agent;
     this.historyList = [...(options.history ?? [])];
+    this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.bound = bindTools(this, options.tools, options.subagents);
     try {
       this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()) });

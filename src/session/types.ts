@@ -1,5 +1,6 @@
 import type { ToolsInput } from "../catchers/bind-tools.js";
 import type { Step } from "../chain/types.js";
+import type { MockModelInput } from "../model/types.js";
 import type { ToolStub } from "../stubs/types.js";
 import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
 import type { SessionReport } from "./scope.js";
@@ -68,6 +69,12 @@ export interface SessionOptions<TMessage = unknown> {
    * The building block of middleware.
    */
   readonly steps?: readonly Step[];
+  /**
+   * The mock model that answers this session's LLM requests on the wire (anything `mockModel()` accepts),
+   * instead of the wire server's own: one wire server (`tooltrace({ llm: true })`, `startLlmServer()`) can
+   * serve every test, each session scripting its model.
+   */
+  readonly llm?: MockModelInput;
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
   /** A name for messages; defaults to `session 1`, `session 2`, ... */

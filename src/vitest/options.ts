@@ -1,7 +1,24 @@
 import type { UnusedRulesPolicy } from "../session/types.js";
 
-/** Options of the `tooltrace()` Vitest plugin. */
+/** The wire mock the plugin starts before any test module loads (see {@link TooltracePluginOptions.llm}). */
+export interface PluginLlmOptions {
+  /** More base URLs to answer at, beside the providers' own (a gateway, an Azure deployment). */
+  readonly baseUrls?: readonly string[];
+  /** The models that exist; any other gets the provider's 404. */
+  readonly models?: readonly string[];
+  /** What happens to requests that are not LLM calls, made outside a session's turn. Default `bypass`. */
+  readonly onUnhandledRequest?: "bypass" | "warn" | "error";
+}
+
+/** Options of the `tooltrace()` Vitest plugin. They travel to the test workers, so they are plain JSON. */
 export interface TooltracePluginOptions {
   /** What to do after a test whose sessions left stub rules unused. Default `warn`. */
   readonly unusedRules?: UnusedRulesPolicy;
+  /**
+   * Start the LLM wire mock in every test file before its modules load, so SDK clients your app creates at
+   * import time (a module-level `new OpenAI()`) already use the intercepted `fetch`. Each session answers
+   * with its own `llm` responder (`createSession({ llm })`); without one, "Mock response". `true` for the
+   * defaults.
+   */
+  readonly llm?: boolean | PluginLlmOptions;
 }

@@ -24,13 +24,17 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   if (options.unusedRules !== undefined && !["warn", "error", "ignore"].includes(options.unusedRules)) {
     throw new TypeError(`[tooltrace] tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`);
   }
+  if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
+    throw new TypeError("[tooltrace] tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
+  }
+  const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
   return {
     name: "tooltrace",
-    config: () => ({ test: { setupFiles: [setupFilePath()], provide: { tooltrace: { ...options } } } }),
+    config: () => ({ test: { setupFiles, provide: { tooltrace: { ...options } } } }),
   };
 }
 
-function setupFilePath(): string {
-  const built = fileURLToPath(new URL("./setup.js", import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL("./setup.ts", import.meta.url));
+function setupFilePath(name: string): string {
+  const built = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
 }

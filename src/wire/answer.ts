@@ -118,7 +118,7 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
   let reply;
   try {
     reply = await catchModelCall(
-      state.responder,
+      state.context?.host.responder ?? state.responder,
       { provider: codec.api, model: decoded.model, streamed: decoded.stream, request: decoded.view, http: { method: request.method, url: request.url }, onRecord: (call) => state.calls.push(call) },
       codec.idPrefix,
       state.context,

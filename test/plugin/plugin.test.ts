@@ -80,4 +80,16 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(item?.status).toBe("failed");
     expect(item?.failureMessages.join("\n")).toContain("unused-session: stub rules never used: never-used");
   });
+
+  test("llm: true starts the wire mock before the app's modules load (a module-level client was a connection error)", { timeout: 60_000 }, async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "tooltrace-llm-")), "report.json");
+    const llmConfig = join(import.meta.dirname, "../fixtures/llm-project/vitest.config.ts");
+    await promisify(execFile)(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", llmConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
+    const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
+    const results = report.testResults.flatMap((file) => file.assertionResults);
+    expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 200)])).toEqual([
+      ["a module-level client reaches the wire mock; the session scripts the model", "passed", ""],
+      ["a session without its own model gets the default reply", "passed", ""],
+    ]);
+  });
 });
