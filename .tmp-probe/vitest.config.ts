@@ -1,1 +1,3 @@
-import {defineConfig} from "vitest/config"; export default defineConfig({test:{include:["*.test.ts"]}})
+import { defineConfig } from "vitest/config";
+import { tooltrace } from "../src/vitest/index.js";
+export default defineConfig({ plugins: [tooltrace()], test: { include: ["msg.test.ts"] } });

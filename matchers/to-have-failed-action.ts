@@ -1,7 +1,7 @@
 import { checkCount, countMatches, describeCount, type CountExpectation } from "./lib/count.js";
 import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
-import { notATrace, readTrace } from "./lib/read-trace.js";
+import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
 
 /** Options of `toHaveFailedAction`. */
@@ -21,6 +21,7 @@ export function toHaveFailedAction(this: MatcherContext, received: unknown, name
   const count = checkCount("toHaveFailedAction", options.count);
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveFailedAction", received) };
+  if (name !== undefined) checkToolName("toHaveFailedAction", name, trace);
 
   const matching = trace.calls.filter((call) => {
     if (call.status !== "failed" && call.status !== "rejected") return false;
@@ -28,8 +29,8 @@ export function toHaveFailedAction(this: MatcherContext, received: unknown, name
     if (!("error" in options)) return true;
     const expected = options.error;
     if (typeof expected === "string") return call.error?.message.includes(expected) ?? false;
-    if (expected instanceof RegExp) return matchValue(expected, call.error?.message ?? "");
-    return matchValue(expected, call.error);
+    if (expected instanceof RegExp) return matchValue(this, expected, call.error?.message ?? "");
+    return matchValue(this, expected, call.error);
   });
   const pass = countMatches(count, matching.length);
   const what = [`a failed call${name === undefined ? "" : ` to "${name}"`} ${describeCount(count)}`];

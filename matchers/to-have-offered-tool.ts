@@ -1,6 +1,6 @@
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection, offeredTools } from "./lib/model-calls.js";
-import { notATrace, readTrace } from "./lib/read-trace.js";
+import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
 
 /** Some model call of the turn (or session) was offered the tool. */
@@ -8,6 +8,7 @@ export function toHaveOfferedTool(this: MatcherContext, received: unknown, name:
   if (typeof name !== "string" || name === "") throw new TypeError("[tooltrace] toHaveOfferedTool(name): pass the tool's name.");
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveOfferedTool (a turn or a session)", received) };
+  checkToolName("toHaveOfferedTool", name, trace);
   const calls = trace.turns.flatMap((turn) => turn.modelCalls);
   const offering = calls.filter((call) => offeredTools(call).includes(name)).length;
   return {

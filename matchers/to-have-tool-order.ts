@@ -1,7 +1,7 @@
 import type { ToolCall } from "../src/trace/types.js";
 import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
-import { notATrace, readTrace } from "./lib/read-trace.js";
+import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
 
 /** One expected step of `toHaveToolOrder`: a tool name, or a name with an input to match. */
@@ -20,11 +20,12 @@ export function toHaveToolOrder(this: MatcherContext, received: unknown, order: 
   });
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveToolOrder", received) };
+  for (const entry of entries) checkToolName("toHaveToolOrder", entry.tool, trace);
 
   let position = 0;
   let found = 0;
   for (const entry of entries) {
-    const index = trace.calls.findIndex((call, i) => i >= position && fits(entry, call));
+    const index = trace.calls.findIndex((call, i) => i >= position && fits(this, entry, call));
     if (index === -1) break;
     found += 1;
     position = index + 1;
@@ -45,6 +46,6 @@ export function toHaveToolOrder(this: MatcherContext, received: unknown, order: 
   };
 }
 
-function fits(entry: { tool: string; input?: unknown }, call: ToolCall): boolean {
-  return call.qualifiedName === entry.tool && (!("input" in entry) || matchValue(entry.input, call.input));
+function fits(context: MatcherContext, entry: { tool: string; input?: unknown }, call: ToolCall): boolean {
+  return call.qualifiedName === entry.tool && (!("input" in entry) || matchValue(context, entry.input, call.input));
 }

@@ -2,10 +2,14 @@
 export interface MatcherContext {
   readonly isNot?: boolean;
   readonly promise?: string;
+  /** The runner's deep equality, with custom testers (as `toMatchObject` uses it). */
+  equals(actual: unknown, expected: unknown, customTesters?: readonly unknown[], strictCheck?: boolean): boolean;
   readonly utils: {
     matcherHint(name: string, received?: string, expected?: string, options?: Record<string, unknown>): string;
     printExpected(value: unknown): string;
     printReceived(value: unknown): string;
+    /** The runner's diff of two values, when it has one. */
+    diff?(expected: unknown, actual: unknown, options?: Record<string, unknown>): string | null | undefined;
   };
 }
 

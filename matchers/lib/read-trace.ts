@@ -1,10 +1,31 @@
+import { suggestName } from "../../src/stubs/suggest.js";
 import type { ToolCall, Turn } from "../../src/trace/types.js";
+import { offeredTools } from "./model-calls.js";
 
 /** What a matcher reads from whatever it was given. */
 export interface TraceView {
   readonly kind: "turn" | "session" | "calls";
   readonly calls: readonly ToolCall[];
   readonly turns: readonly Turn[];
+}
+
+/**
+ * Throws when `name` is no tool the trace knows (the session's tools, the tools offered to the model, the
+ * calls made), saying which name is close: otherwise `expect(turn).not.toHaveCalledTool("complete_tsk")`
+ * would pass for a typo.
+ */
+export function checkToolName(matcher: string, name: string, trace: TraceView): void {
+  // A list of calls may be filtered on purpose: only a turn or a session knows its tools.
+  if (trace.kind === "calls") return;
+  const known = new Set<string>(trace.calls.map((call) => call.qualifiedName));
+  for (const turn of trace.turns) {
+    for (const tool of turn.tools ?? []) known.add(tool);
+    for (const call of turn.modelCalls) for (const tool of offeredTools(call)) known.add(tool);
+  }
+  if (known.size === 0 || known.has(name)) return;
+  const near = suggestName(name, known);
+  const listed = [...known].sort().join(", ");
+  throw new Error(`[tooltrace] ${matcher}: no tool "${name}" in this ${trace.kind}${near ? `; did you mean "${near}"?` : "."} Tools: ${listed}.`);
 }
 
 /** Reads a turn, a session (all its turns) or an array of tool calls; `undefined` for anything else. */

@@ -9,14 +9,14 @@ import type { AgentReply } from "./types.js";
 export function applyReply<TMessage>(turn: TurnRecord, message: string, reply: AgentReply<TMessage>): TMessage[] {
   if (typeof reply === "string") {
     turn.text = reply;
-    turn.assistantTexts = textsOf(turn, reply);
+    turn.assistantTexts = reply === "" ? [] : [reply];
     return [{ role: "user", content: message } as TMessage, { role: "assistant", content: reply } as TMessage];
   }
   if (reply === null || typeof reply !== "object" || typeof reply.text !== "string") {
     throw new TooltraceError(`the agent returned ${String(reply)}; an agent returns the reply text or { text, messages? }.`);
   }
   turn.text = reply.text;
-  turn.assistantTexts = [...(reply.assistantTexts ?? textsOf(turn, reply.text))];
+  turn.assistantTexts = [...(reply.assistantTexts ?? (reply.text === "" ? [] : [reply.text]))];
   if (reply.usage) {
     const inputTokens = reply.usage.inputTokens ?? 0;
     const outputTokens = reply.usage.outputTokens ?? 0;
@@ -24,11 +24,4 @@ export function applyReply<TMessage>(turn: TurnRecord, message: string, reply: A
   }
   if (reply.messages) return [...reply.messages];
   return [{ role: "user", content: message } as TMessage, { role: "assistant", content: reply.text } as TMessage];
-}
-
-/** Assistant texts the agent did not list itself: the traced model replies' texts, then the final text. */
-function textsOf(turn: TurnRecord, final: string): string[] {
-  const texts = turn.modelCalls.map((call) => call.reply.text).filter((text) => text !== "");
-  if (final !== "" && texts.at(-1) !== final) texts.push(final);
-  return texts;
 }

@@ -62,6 +62,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private callCount = 0;
   private closed = false;
   private routeToken: string | undefined;
+  private readonly toolNames: readonly string[];
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -83,6 +84,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       this.bound.unbind();
       throw error;
     }
+    this.toolNames = [...this.bound.names.keys()];
     this.steps = buildSteps({ steps: checkSteps(options.steps), rules: this.rules, strict: this.strict });
   }
 
@@ -110,7 +112,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     if (this.closed) throw new TooltraceError(`${this.name} is closed; create a new session to send more messages.`);
     if (typeof message !== "string") throw new TypeError("[tooltrace] session.send(message) takes the user message as a string.");
     if (this.running) throw new TooltraceError(`${this.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`);
-    const turn = new TurnRecord(this.turns.length, message, this.log.now());
+    const turn = new TurnRecord(this.turns.length, message, this.log.now(), this.toolNames);
     this.turns.push(turn);
     const controller = new AbortController();
     const context: TurnContext = { host: this, turn, path: [] };

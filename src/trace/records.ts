@@ -26,6 +26,7 @@ export class TurnRecord implements Turn {
     readonly index: number,
     readonly userMessage: string,
     start: number,
+    readonly tools: readonly string[] = [],
   ) {
     this.start = start;
   }

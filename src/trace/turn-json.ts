@@ -31,6 +31,7 @@ export function turnToJson(turn: Turn): TurnJson {
     toolCalls: turn.toolCalls.map((call) => interactionToJson(call)),
     modelCalls: turn.modelCalls.map((call) => interactionToJson(call)),
     httpCalls: turn.httpCalls.map((call) => interactionToJson(call)),
+    tools: [...turn.tools],
   };
 }
 

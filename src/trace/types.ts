@@ -167,8 +167,9 @@ export interface Turn {
   /** The agent's final reply text. */
   readonly text: string;
   /**
-   * Every piece of text the agent produced for the user in this turn, in order (intermediate steps
-   * included): what the agent returned, or the traced model replies' texts when it returned only the final one.
+   * Every piece of text the agent said to the user in this turn, in order: the `assistantTexts` it returned
+   * (intermediate steps included, as `aiSdkAgent` lists them), or its final text alone. Never the model's
+   * replies the agent did not pass on: those are in `modelCalls`.
    */
   readonly assistantTexts: readonly string[];
   /** The turn's tool calls, in the order they started (a view of the session's log). */
@@ -177,6 +178,8 @@ export interface Turn {
   readonly modelCalls: readonly ModelCall[];
   /** The turn's HTTP exchanges other than LLM calls, in order (a view of the session's log). */
   readonly httpCalls: readonly HttpCall[];
+  /** The qualified names of the tools the session was given (for "did you mean" in the matchers). */
+  readonly tools: readonly string[];
   /** The sum of the model calls' usage, or what the agent reported when no model call was traced. */
   readonly usage: Usage;
   readonly status: TurnStatus;

@@ -70,7 +70,7 @@ describe("toHaveCalledTool", () => {
   test("works as an asymmetric matcher inside toEqual", async () => {
     const { turn } = await recordedTurn();
     expect({ result: turn }).toEqual({ result: expect.toHaveCalledTool("list_tasks") });
-    expect({ result: turn }).not.toEqual({ result: expect.toHaveCalledTool("delete_everything") });
+    expect({ result: turn }).not.toEqual({ result: expect.toHaveCalledTool("list_tasks", { count: 5 }) });
   });
 });
 

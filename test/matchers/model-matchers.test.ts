@@ -43,15 +43,26 @@ describe("model-call matchers", () => {
     expect(() => expect(turn).toHaveUsageAtMost({ tokens: 3 } as never)).toThrow(TypeError);
   });
 
-  test("toHaveOfferedTool reads the tools each model call was offered", async () => {
+  test("toHaveOfferedTool reads the tools each model call was offered; an unknown name says which is near", async () => {
     const { turn } = await twoStepTurn();
     expect(turn).toHaveOfferedTool("list_tasks");
-    expect(turn).not.toHaveOfferedTool("delete_tasks");
+    expect(() => expect(turn).not.toHaveOfferedTool("list_task")).toThrow('[tooltrace] toHaveOfferedTool: no tool "list_task" in this turn; did you mean "list_tasks"? Tools: list_tasks.');
   });
 
-  test("assistant texts come from the traced model replies when the agent returns only its final text", async () => {
+  test("assistant texts are what the agent said, not the model's replies it did not pass on", async () => {
     const { turn } = await twoStepTurn();
-    expect(turn.assistantTexts).toEqual(["Looking.", "You have a."]);
-    expect(turn).toHaveMessageIncluding("Looking.");
+    expect(turn.assistantTexts).toEqual(["You have a."]);
+    expect(turn).not.toHaveMessageIncluding("Looking.");
+    expect(turn).toHaveMessageIncluding("You have a.");
+  });
+
+  test("an agent that drops the model's reply fails toHaveMessageIncluding, with .not too (it passed before)", async () => {
+    const model = mockModel("You have milk.");
+    // A text-extraction bug: the agent reads the wrong field and says nothing.
+    const session = createSession({ agent: async (message) => ((await generateText({ model, prompt: message })).reasoningText ?? "") });
+    const turn = await session.send("tasks?");
+    const expected = /the agent said nothing in turn 0 \(its reply text is ""\), though the model replied "You have milk\."\. Is the agent reading the model's reply\?/;
+    expect(() => expect(turn).toHaveMessageIncluding("milk")).toThrow(expected);
+    expect(() => expect(turn).not.toHaveMessageIncluding("eggs")).toThrow(expected);
   });
 });
