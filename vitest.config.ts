@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { tooltrace } from "./src/vitest/index.js";
 import { tooltraceAliases } from "./vitest.aliases.js";
 
@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: tooltraceAliases },
   test: {
     include: ["test/**/*.test.ts", "examples/**/*.eval.ts"],
+    // The generated benchmark suite is run by `npm run bench:suite`, not by `npm test`.
+    exclude: [...configDefaults.exclude, ".bench-out/**"],
     typecheck: { enabled: false },
   },
 });

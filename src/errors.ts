@@ -31,9 +31,11 @@ export class StubConfigError extends Error {
 }
 
 function formatConfigMessage(location: ConfigErrorLocation, problem: string, fix?: string): string {
+  // An id is user data: a 900 KB one must not become a 900 KB message.
+  const id = location.ruleId !== undefined && location.ruleId.length > 60 ? `${location.ruleId.slice(0, 59)}…` : location.ruleId;
   const rule =
-    location.ruleId !== undefined
-      ? `stub rule "${location.ruleId}"`
+    id !== undefined
+      ? `stub rule "${id}"`
       : location.ruleIndex !== undefined
         ? `stub rule #${location.ruleIndex}`
         : "stubs";

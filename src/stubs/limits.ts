@@ -51,7 +51,13 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
           }
           characters += key.length;
           path.push(key);
-          visit((value as Record<string, unknown>)[key], ruleIndex);
+          let item: unknown;
+          try {
+            item = (value as Record<string, unknown>)[key];
+          } catch (error) {
+            throw new StubConfigError({ ruleIndex, pointer: here() }, `reading this property threw: ${error instanceof Error ? error.message : String(error)}.`, "stubs are plain JSON: pass the value itself, not a getter.");
+          }
+          visit(item, ruleIndex);
           path.pop();
         }
       }

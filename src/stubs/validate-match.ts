@@ -35,6 +35,13 @@ export function validateMatch(match: unknown, location: Omit<ConfigErrorLocation
       'write e.g. `match: { task_id: { const: "milk" } }`, or omit it to match any input.',
     );
   }
+  if (looksLikeWholeSchema(match)) {
+    throw new StubConfigError(
+      at("/match"),
+      "`match` lists constraints per input property, but this looks like a whole JSON Schema (`type: \"object\"` with `properties`).",
+      `write the properties themselves: \`match: ${truncate(JSON.stringify(match.properties), 80)}\` (every listed property must exist).`,
+    );
+  }
   for (const [name, schema] of Object.entries(match)) {
     checkPropertyName(name, at(`/match/${pointerToken(name)}`));
     validateSchema(schema, "/match/" + pointerToken(name), at);
@@ -157,5 +164,15 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return `an object (${(value as object).constructor?.name ?? "no prototype"})`;
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
+  if (value === undefined) return "undefined";
   return `${typeof value} ${String(value)}`;
+}
+
+/** `{ type: "object", properties: {...} }`: a whole schema written where per-property constraints go. */
+function looksLikeWholeSchema(match: Record<string, unknown>): boolean {
+  return match.type === "object" && isPlainObject(match.properties);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -5,8 +5,13 @@ import type { TooltracePluginOptions } from "./options.js";
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
   readonly name: string;
-  config(): { test: { setupFiles: string[]; provide: { tooltrace: TooltracePluginOptions } } };
+  config(config?: { test?: { include?: unknown } }): { test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions } } };
 }
+
+/** Eval files, found beside test files: `todo.eval.ts`. */
+export const EVAL_PATTERN = "**/*.eval.?(c|m)[jt]s?(x)";
+/** Vitest's own default `include`, kept when the plugin adds the eval pattern to a config that set none. */
+const VITEST_DEFAULT_INCLUDE = "**/*.{test,spec}.?(c|m)[jt]s?(x)";
 
 /**
  * The Vitest plugin: registers tooltrace's matchers and after-test checks by adding one setup file after
@@ -30,7 +35,11 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
   return {
     name: "tooltrace",
-    config: () => ({ test: { setupFiles, provide: { tooltrace: { ...options } } } }),
+    // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
+    // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.
+    config: (config) => ({
+      test: { setupFiles, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options } } },
+    }),
   };
 }
 

@@ -31,3 +31,12 @@ test("a project using the built plugin runs its agent evals", async () => {
   const { stdout } = await run(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", config], { env: { ...process.env, CI: "1" } });
   expect(stdout).toMatch(/1 passed/);
 });
+
+test("a newcomer's first eval: found without an include pattern, typed without tsconfig `types`, no sourcemap warning", async () => {
+  const project = join(import.meta.dirname, "../fixtures/newcomer-project");
+  await run(process.execPath, [join("node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")]);
+  const { stdout, stderr } = await run(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts")], { env: { ...process.env, CI: "1" } });
+  expect(stdout).toMatch(/todo\.eval\.ts/);
+  expect(stdout).toMatch(/1 passed/);
+  expect(`${stdout}${stderr}`).not.toMatch(/Sourcemap/);
+}, 60_000);

@@ -145,3 +145,38 @@ describe("limits", () => {
     expect(setupError([{ id: "r", tool: "list_tasks", outcome: { response: long } }]).message).toContain("1000000 characters");
   });
 });
+
+describe("clear errors for what newcomers write", () => {
+  test("a whole JSON Schema in `match` says that match is per property", () => {
+    const error = setupError([{ id: "r", tool: "list_tasks", match: { type: "object", properties: { status: { const: "open" } } }, outcome: { response: 1 } }]);
+    expect(error.message).toContain('stub rule "r" at /match: `match` lists constraints per input property, but this looks like a whole JSON Schema');
+    expect(error.message).toContain('Fix: write the properties themselves: `match: {"status":{"const":"open"}}`');
+  });
+
+  test("a cyclic value is called cyclic, not too deep", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const error = setupError([{ id: "r", tool: "list_tasks", outcome: { response: cyclic } }]);
+    expect(error.message).toContain("at /outcome/response/self: the value is cyclic: it contains itself.");
+  });
+
+  test("a 900 KB id is cut short in the message", () => {
+    const id = "x".repeat(900_000);
+    const error = setupError([{ id, tool: "nope", outcome: { response: 1 } }]);
+    expect(error.message.length).toBeLessThan(1_000);
+    expect(error.message).toContain(`stub rule "${"x".repeat(59)}…" at /tool`);
+  });
+
+  test("a throwing getter in a response is a StubConfigError naming the place", () => {
+    const response = Object.defineProperty({}, "secret", { enumerable: true, get: () => { throw new Error("vault locked"); } });
+    const error = setupError([{ id: "r", tool: "list_tasks", outcome: { response } }]);
+    expect(error).toBeInstanceOf(StubConfigError);
+    expect(error.message).toContain("at /outcome/response/secret: reading this property threw: vault locked.");
+  });
+
+  test("a missing value says undefined once (it said \"undefined undefined\")", () => {
+    const error = setupError([{ id: "r", tool: undefined, outcome: { response: 1 } }]);
+    expect(error.message).toContain("got undefined.");
+    expect(error.message).not.toContain("undefined undefined");
+  });
+});
