@@ -1,9 +1,8 @@
+/// <reference path="./vitest/augment.d.ts" preserve="true" />
 /**
  * tooltrace: test AI agents the way you test any other code. Stub tools with portable JSON rules, run the
  * real agent, and assert on the typed call trace.
  */
-// The matchers' types on Vitest's `expect`, for every file that imports tooltrace: no tsconfig `types` needed.
-import "./vitest/augment.js";
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
 export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./session/types.js";
 export type { SessionReport } from "./session/scope.js";

@@ -38,7 +38,8 @@ export function aiSdkAgent(options: AiSdkAgentOptions): Agent<ModelMessage> {
     return {
       text: result.text,
       assistantTexts: result.steps.map((step) => step.text).filter((text) => text !== ""),
-      messages: [user, ...result.response.messages],
+      // ai@7 keeps only the last step in `response.messages`; `responseMessages` holds them all.
+      messages: [user, ...responseMessages(result)],
       usage: {
         inputTokens: result.totalUsage.inputTokens ?? 0,
         outputTokens: result.totalUsage.outputTokens ?? 0,
@@ -54,6 +55,12 @@ async function drain(result: ReturnType<typeof streamText>) {
     if (part.type === "error") failure ??= part.error;
   }
   if (failure !== undefined) throw failure;
-  const [text, steps, response, totalUsage] = await Promise.all([result.text, result.steps, result.response, result.totalUsage]);
-  return { text, steps, response, totalUsage };
+  const all = (result as unknown as { responseMessages?: PromiseLike<ModelMessage[]> }).responseMessages;
+  const [text, steps, response, totalUsage, messages] = await Promise.all([result.text, result.steps, result.response, result.totalUsage, all]);
+  return { text, steps, response, totalUsage, ...(messages ? { responseMessages: messages } : {}) };
+}
+
+/** Every message the turn added: `responseMessages` (ai@7) or `response.messages` (ai@5 and @6). */
+function responseMessages(result: { response: { messages: ModelMessage[] } }): ModelMessage[] {
+  return (result as { responseMessages?: ModelMessage[] }).responseMessages ?? result.response.messages;
 }

@@ -46,14 +46,16 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
     options.server.use(...wire.handlers);
     return closeWithTest({ ...wire, [Symbol.dispose]: wire.close });
   }
-  if ((globalThis as Record<symbol, unknown>)[Symbol.for("fetch-interceptor")] !== undefined) {
+  if (anotherMswServerListening()) {
     throw new TooltraceError(
       "another MSW server is already listening in this process, and two servers would intercept the same requests. " +
         "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
     );
   }
   const server = setupServer(...wire.handlers, httpCatcher());
-  server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? "bypass" });
+  const policy = options.onUnhandledRequest ?? "bypass";
+  // msw 3 renamed the option (`onUnhandledFrame`); each major ignores the other's name.
+  server.listen({ onUnhandledRequest: policy, onUnhandledFrame: policy } as Parameters<typeof server.listen>[0]);
   // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the
   // original unless the builtins' ESM exports are synced, and such a request would slip past interception.
   syncBuiltinESMExports();
@@ -71,4 +73,12 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
 function closeWithTest(server: LlmServer): LlmServer {
   currentScope()?.resources.add({ close: () => server.close() });
   return server;
+}
+
+/** msw 2 sets `globalThis[Symbol.for("fetch-interceptor")]` while listening; msw 3 marks its interceptors ACTIVE in a global registry. */
+function anotherMswServerListening(): boolean {
+  const global = globalThis as Record<symbol | string, unknown>;
+  if (global[Symbol.for("fetch-interceptor")] !== undefined) return true;
+  const registry = global.__MSW_INTERCEPTORS_REGISTRY as Map<symbol, { readyState?: string }> | undefined;
+  return registry?.get(Symbol.for("node-http-request-source"))?.readyState === "ACTIVE";
 }

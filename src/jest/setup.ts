@@ -1,3 +1,4 @@
+/// <reference path="./augment.d.ts" preserve="true" />
 /**
  * Jest setup: add `"setupFilesAfterEnv": ["tooltrace/jest"]` to your Jest config. Registers the matchers
  * and the same after-test checks as the Vitest plugin. Jest runs a file's tests one at a time, so the
@@ -8,7 +9,6 @@ import { finishTest } from "../session/finish-test.js";
 import { takeLateCallReports } from "../session/late-calls.js";
 import { setActiveScope, TestScope } from "../session/scope.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
-import "./augment.js";
 
 interface JestGlobals {
   expect: { extend(matchers: object): void; getState(): { currentTestName?: string } };

@@ -1,3 +1,4 @@
+/// <reference path="./augment.d.ts" preserve="true" />
 /**
  * The setup file the `tooltrace()` plugin adds to Vitest's `setupFiles` (after the user's own).
  * Registers the matchers, runs every test inside its own scope (concurrent tests included), and after each
@@ -9,7 +10,6 @@ import { matchers } from "../../matchers/all.js";
 import { finishTest } from "../session/finish-test.js";
 import { takeLateCallReports } from "../session/late-calls.js";
 import { runInScope, TestScope } from "../session/scope.js";
-import "./augment.js";
 
 vitest.expect.extend(matchers);
 
@@ -34,7 +34,9 @@ if (typeof vitest.aroundEach === "function") {
 } else {
   // Vitest < 4.1 has no aroundEach: wrap the test function itself, which the runner looks up after the
   // beforeEach hooks, so every test (concurrent ones too) runs in its own scope.
-  const { getFn, setFn } = await import("vitest/suite");
+  // A variable, so Vite does not resolve it in Vitest 5, which has no `vitest/suite` (and never gets here).
+  const suite = "vitest/suite";
+  const { getFn, setFn } = (await import(/* @vite-ignore */ suite)) as { getFn(task: object): unknown; setFn(task: object, fn: () => Promise<void>): void };
   const originals = new WeakMap<object, () => unknown>();
   vitest.beforeEach(({ task }) => {
     let original = originals.get(task);
