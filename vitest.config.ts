@@ -7,8 +7,9 @@ export default defineConfig({
   resolve: { alias: tooltraceAliases },
   test: {
     include: ["test/**/*.test.ts", "examples/**/*.eval.ts"],
-    // The generated benchmark suite is run by `npm run bench:suite`, not by `npm test`.
-    exclude: [...configDefaults.exclude, ".bench-out/**"],
+    // The generated benchmark suite is run by `npm run bench:suite`, and the compatibility projects' copies
+    // of the suite by `npm run test:matrix`, not by `npm test`.
+    exclude: [...configDefaults.exclude, ".bench-out/**", "test/compat/**"],
     typecheck: { enabled: false },
   },
 });

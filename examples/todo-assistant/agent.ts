@@ -32,7 +32,9 @@ export function createTodoAssistant(model: LanguageModel, store = new TodoStore(
   async function reply(history: ModelMessage[], message: string) {
     const messages: ModelMessage[] = [...history, { role: "user", content: message }];
     const result = await generateText({ model, system: SYSTEM_PROMPT, tools, messages, stopWhen: stepCountIs(6) });
-    return { text: result.text, messages: [messages.at(-1)!, ...result.response.messages] };
+    // ai@7 keeps only the last step in `response.messages`; `responseMessages` holds them all.
+    const added = (result as { responseMessages?: ModelMessage[] }).responseMessages ?? result.response.messages;
+    return { text: result.text, messages: [messages.at(-1)!, ...added] };
   }
   return { tools, store, reply };
 }

@@ -52,7 +52,8 @@ describe("todo assistant", () => {
     const turn = await s.send("What's on my list?");
     expect(turn).toSucceed();
     expect(turn).toHaveFailedAction("list_todos", { error: "todo service is down" });
-    expect(turn).toHaveMessageIncluding("Sorry, I couldn't do that: todo service is down");
+    // ai@7 passes the error on as "ServiceUnavailable: todo service is down", ai@6 as the message alone.
+    expect(turn).toHaveMessageIncluding(/Sorry, I couldn't do that: (ServiceUnavailable: )?todo service is down/);
   });
 
   test("adds a todo with the real tool when no stub is given", async () => {

@@ -21,6 +21,14 @@ export interface MockModelV2Options extends MockModelOptions {
 }
 
 /**
+ * Options of a mock model in specification v4 (`ai@7`, `@ai-sdk/provider@4`). ai@7 also accepts the default
+ * v3 model; v4 is for code that checks `specificationVersion` or types models as `LanguageModelV4`.
+ */
+export interface MockModelV4Options extends MockModelOptions {
+  readonly specificationVersion: "v4";
+}
+
+/**
  * A deterministic AI SDK language model. `mockModel()` answers "Mock response"; a string is a static reply;
  * a function sees the request (messages, user messages, tools, tool results) and returns text and tool
  * calls; an array scripts one reply per call. Every call is recorded on the current turn's `modelCalls`.
@@ -39,10 +47,18 @@ export function mockModel(input?: MockModelInput): LanguageModelV3;
  * model type so the result fits it exactly: `mockModel<LanguageModel>({ specificationVersion: "v2", ... })`.
  */
 export function mockModel<TModel = LanguageModelV2>(input: MockModelV2Options): TModel;
-export function mockModel(input?: MockModelInput | MockModelV2Options): LanguageModelV3 | LanguageModelV2 {
+/**
+ * The same model in specification v4 (`ai@7`). tooltrace's own types come from `@ai-sdk/provider@3`; name
+ * ai@7's type so the result fits it: `mockModel<LanguageModelV4>({ specificationVersion: "v4", ... })`.
+ * v4 changed nothing this model produces: it is the v3 model under its new version.
+ */
+export function mockModel<TModel = unknown>(input: MockModelV4Options): TModel;
+export function mockModel(input?: MockModelInput | MockModelV2Options | MockModelV4Options): unknown {
   const responder = createResponder(input);
-  const v2 = input !== null && typeof input === "object" && !Array.isArray(input) && (input as Partial<MockModelV2Options>).specificationVersion === "v2";
-  return v2 ? modelV2(responder) : modelV3(responder);
+  const version = input !== null && typeof input === "object" && !Array.isArray(input) ? (input as { specificationVersion?: unknown }).specificationVersion : undefined;
+  if (version === "v2") return modelV2(responder);
+  if (version === "v4") return { ...modelV3(responder), specificationVersion: "v4" };
+  return modelV3(responder);
 }
 
 async function reply(responder: Responder, options: LanguageModelV3CallOptions | LanguageModelV2CallOptions, streamed: boolean): Promise<ResolvedReply> {

@@ -16,7 +16,9 @@ vitest.expect.extend(matchers);
 const options = readOptions();
 const scopes = new WeakMap<object, TestScope>();
 
-function scopeFor(task: { name: string; fullName?: string; file?: { name: string } }): TestScope {
+type TaskLike = { name: string; fullName?: string; file?: { name: string } };
+
+function scopeFor(task: TaskLike): TestScope {
   let scope = scopes.get(task);
   if (scope === undefined) {
     const prefix = task.file ? `${task.file.name} > ` : "";
@@ -27,8 +29,10 @@ function scopeFor(task: { name: string; fullName?: string; file?: { name: string
 }
 
 // Hooks destructure their context: Vitest reads a hook's first parameter as a fixture list when the file uses `test.extend`.
-if (typeof vitest.aroundEach === "function") {
-  vitest.aroundEach(async (runTest, { task }) => {
+// Typed loosely: Vitest 3.2's types have no `aroundEach`.
+const aroundEach = (vitest as { aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => Promise<void>) => void }).aroundEach;
+if (typeof aroundEach === "function") {
+  aroundEach(async (runTest, { task }) => {
     await runInScope(scopeFor(task), runTest);
   });
 } else {

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
 
 const run = promisify(execFile);
 
@@ -28,14 +29,14 @@ test("every documented entry point imports from the build", async () => {
 
 test("a project using the built plugin runs its agent evals", async () => {
   const config = join(import.meta.dirname, "../fixtures/dist-project/vitest.config.ts");
-  const { stdout } = await run(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", config], { env: { ...process.env, CI: "1" } });
+  const { stdout } = await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config], { env: { ...process.env, CI: "1" } });
   expect(stdout).toMatch(/1 passed/);
 });
 
 test("a newcomer's first eval: found without an include pattern, typed without tsconfig `types`, no sourcemap warning", async () => {
   const project = join(import.meta.dirname, "../fixtures/newcomer-project");
-  await run(process.execPath, [join("node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")]);
-  const { stdout, stderr } = await run(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts")], { env: { ...process.env, CI: "1" } });
+  await run(process.execPath, [packageFile("typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")]);
+  const { stdout, stderr } = await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts")], { env: { ...process.env, CI: "1" } });
   expect(stdout).toMatch(/todo\.eval\.ts/);
   expect(stdout).toMatch(/1 passed/);
   expect(`${stdout}${stderr}`).not.toMatch(/Sourcemap/);

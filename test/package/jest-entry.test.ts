@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
 
 interface JestReport {
   testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
@@ -13,7 +14,7 @@ interface JestReport {
 test("the Jest entry registers the matchers, restores tools and fails strict violations", async () => {
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-jest-")), "report.json");
   const config = join(import.meta.dirname, "../fixtures/jest-project/jest.config.mjs");
-  await promisify(execFile)(process.execPath, ["--experimental-vm-modules", "--no-warnings", join("node_modules", "jest", "bin", "jest.js"), "--config", config, "--json", `--outputFile=${out}`, "--ci"], {
+  await promisify(execFile)(process.execPath, ["--experimental-vm-modules", "--no-warnings", packageFile("jest", "bin", "jest.js"), "--config", config, "--json", `--outputFile=${out}`, "--ci"], {
     env: { ...process.env, CI: "1" },
   }).catch(() => undefined);
   const report = JSON.parse(readFileSync(out, "utf8")) as JestReport;

@@ -7,6 +7,7 @@ import { createSession, mockModel } from "tooltrace";
 import { aiSdkAgent } from "tooltrace/ai-sdk";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { createTaskService } from "../fixtures/tasks.js";
+import { runExecute } from "../fixtures/versions.js";
 
 // A fake upstream on 127.0.0.1: it counts every request that reaches it.
 let upstream: Server;
@@ -91,7 +92,7 @@ describe("strict mode: executors another session patched", () => {
       strict: true,
       agent: async () => {
         try {
-          await tools.complete_task.execute!({ task_id: "real-1" }, { toolCallId: "x", messages: [] });
+          await runExecute(tools.complete_task, { task_id: "real-1" }, "x");
           return "ran";
         } catch (error) {
           return (error as Error).message;

@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, StubConfigError } from "tooltrace";
 import { createTaskService } from "../fixtures/tasks.js";
+import { runExecute } from "../fixtures/versions.js";
 
 /** Each of these ran the real tool in strict mode before: tooltrace accepted them by name and never patched them. */
 describe("tools tooltrace cannot catch are refused at createSession, naming what they are and what to pass", () => {
@@ -44,7 +45,7 @@ describe("tools tooltrace cannot catch are refused at createSession, naming what
 
   test("stubs or strict without tools: the real tool would run, so it is refused", async () => {
     const { tools, tasks } = createTaskService();
-    const agent = async () => JSON.stringify(await tools.complete_task.execute!({ task_id: "real-1" }, { toolCallId: "c", messages: [] }));
+    const agent = async () => JSON.stringify(await runExecute(tools.complete_task, { task_id: "real-1" }, "c"));
     expect(() => createSession({ agent, strict: true, stubs: [] })).toThrow(/createSession: `strict: true` without `tools`[\s\S]*pass `tools: \{\}`/);
     expect(() => createSession({ agent, stubs: [{ id: "c", tool: "complete_task", outcome: { response: 1 } }] })).toThrow(/createSession: `stubs` without `tools`/);
     expect(tasks.has("real-1")).toBe(true);

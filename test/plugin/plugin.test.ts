@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
 
 interface JsonReport {
   testResults: { name: string; status: string; message: string; assertionResults: { title: string; fullName: string; status: string; failureMessages: string[]; meta: { tooltrace?: { version: number; sessions: { name: string; turns: { text: string; toolCalls: unknown[] }[]; unusedRuleIds: string[] }[] } } }[] }[];
@@ -14,7 +15,7 @@ const config = join(import.meta.dirname, "../fixtures/plugin-project/vitest.conf
 /** Runs the fixture project in its own Vitest process, as a user would, and reads the JSON report. */
 async function runFixture(unused: "warn" | "error") {
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-plugin-")), "report.json");
-  const result = await promisify(execFile)(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", "--reporter=default", `--outputFile.json=${out}`], {
+  const result = await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", "--reporter=default", `--outputFile.json=${out}`], {
     env: { ...process.env, FIXTURE_UNUSED: unused, CI: "1" },
   }).catch((error: { stdout: string; stderr: string }) => error);
   const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
@@ -84,7 +85,7 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
   test("llm: true starts the wire mock before the app's modules load (a module-level client was a connection error)", { timeout: 60_000 }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), "tooltrace-llm-")), "report.json");
     const llmConfig = join(import.meta.dirname, "../fixtures/llm-project/vitest.config.ts");
-    await promisify(execFile)(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", llmConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
+    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", llmConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
     const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
     const results = report.testResults.flatMap((file) => file.assertionResults);
     expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 200)])).toEqual([

@@ -2,6 +2,7 @@ import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, mockModel } from "tooltrace";
+import { stepMessages } from "../fixtures/versions.js";
 
 test("calls awaiting or denied approval do not consume entries; normal approvals apply before an outcome", async () => {
   const tools = {
@@ -19,7 +20,7 @@ test("calls awaiting or denied approval do not consume entries; normal approvals
     const messages: ModelMessage[] = [...history, { role: "user", content: message }];
     for (;;) {
       const result = await generateText({ model, tools, messages, stopWhen: stepCountIs(4) });
-      messages.push(...result.response.messages);
+      messages.push(...stepMessages(result));
       const requests = result.content.filter((part) => part.type === "tool-approval-request");
       if (requests.length === 0) return { text: result.text, messages: messages.slice(history.length) };
       const approved = decisions.shift() ?? false;

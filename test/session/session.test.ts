@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createSession, MAX_CALLS_PER_SESSION, TooltraceError } from "tooltrace";
 import { createTaskService } from "../fixtures/tasks.js";
+import { runExecute } from "../fixtures/versions.js";
 
 describe("plain function tools", () => {
   test("are patched in place on the record the agent holds, sync results stay sync", async () => {
@@ -120,9 +121,9 @@ describe("concurrent tests never see each other's calls", () => {
       tools: shared,
       stubs: [{ id: `list-${name}`, tool: "list_tasks", outcome: { response: { owner: name } } }],
       agent: async () => {
-        const first = await shared.list_tasks.execute!({}, { toolCallId: `${name}-1`, messages: [] });
+        const first = await runExecute(shared.list_tasks, {}, `${name}-1`);
         await slow(delay);
-        const second = await shared.list_tasks.execute!({}, { toolCallId: `${name}-2`, messages: [] });
+        const second = await runExecute(shared.list_tasks, {}, `${name}-2`);
         return JSON.stringify([first, second]);
       },
     });

@@ -4,6 +4,7 @@ import { aiSdkAgent } from "tooltrace/ai-sdk";
 import { createTaskService, taskStubs } from "../fixtures/tasks.js";
 import { taskResponder } from "../fixtures/task-responder.js";
 import { runTasksExample } from "../fixtures/tasks-example.js";
+import { runExecute } from "../fixtures/versions.js";
 
 function tasksSession(mode: "generate" | "stream" = "generate") {
   const { tools, tasks } = createTaskService();
@@ -129,7 +130,7 @@ describe("sessions restore the tools", () => {
     const original = tools.list_tasks.execute;
     const session = createSession({ agent: () => "hi", tools, stubs: [{ id: "t", tool: "list_tasks", outcome: { response: { tasks: [] } } }], unusedRules: "ignore" });
     expect(tools.list_tasks.execute).not.toBe(original);
-    const direct = await tools.list_tasks.execute!({}, { toolCallId: "x", messages: [] });
+    const direct = await runExecute(tools.list_tasks, {}, "x");
     expect(direct).toEqual({ tasks: [{ id: "real-1", title: "Real task from the database" }] });
     session.close();
     expect(tools.list_tasks.execute).toBe(original);

@@ -7,11 +7,13 @@ import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSession } from "tooltrace";
 import { llmWire, startLlmServer } from "tooltrace/msw";
+import { unhandled as unhandledPolicy } from "../fixtures/versions.js";
 
 // The user's own MSW server, strict about unhandled requests, with its own API mock.
 const userServer = setupServer(http.get("https://api.example.com/weather", () => HttpResponse.json({ temp: 21 })));
 const unhandled: string[] = [];
-beforeAll(() => userServer.listen({ onUnhandledRequest: (request) => void unhandled.push(request.url) }));
+// msw 2 passes the request, msw 3 a frame holding it.
+beforeAll(() => userServer.listen(unhandledPolicy((arg: Request | { frame: { data: { request: Request } } }) => void unhandled.push(arg instanceof Request ? arg.url : arg.frame.data.request.url)) as never));
 afterEach(() => {
   userServer.resetHandlers();
   unhandled.length = 0;

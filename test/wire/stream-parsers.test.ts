@@ -4,6 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { llmWire } from "tooltrace/msw";
 import type { MockModelResponse } from "tooltrace";
+import { unhandled } from "../fixtures/versions.js";
 
 /** One scripted reply: text with words to split, two tool calls with nested input, explicit usage. */
 const scripted: MockModelResponse = {
@@ -21,7 +22,7 @@ const offered = [
 
 const wire = llmWire({ respond: () => scripted });
 const server = setupServer(...wire.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen(unhandled("error")));
 afterAll(() => server.close());
 
 describe("each streaming format, reassembled by the provider SDK's own parser", () => {

