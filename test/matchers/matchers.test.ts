@@ -1,15 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { failure } from "../fixtures/failure.js";
 import { recordedTurn } from "../fixtures/recorded-turn.js";
 
-/** The failure message of an assertion that must fail. */
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message.replace(/\u001b\[\d+m/g, "");
-  }
-  throw new Error("the assertion passed but was expected to fail");
-}
 
 describe("toHaveCalledTool", () => {
   test("input and output match like toMatchObject, with RegExp, predicates and asymmetric matchers", async () => {

@@ -1,15 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { createSession } from "tooltrace";
+import { failure } from "../fixtures/failure.js";
 import { recordedTurn } from "../fixtures/recorded-turn.js";
 
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message.replace(/\u001b\[\d+m/g, "");
-  }
-  throw new Error("the assertion passed but was expected to fail");
-}
 
 /** A turn with one call whose input and output are the given values. */
 async function turnWith(input: unknown, output: unknown) {
