@@ -10,4 +10,5 @@ export const tooltraceAliases = [
   { find: /^tooltrace\/ai-sdk$/, replacement: here("./src/agents/ai-sdk.ts") },
   { find: /^tooltrace\/msw$/, replacement: here("./src/wire/index.ts") },
   { find: /^tooltrace\/wire$/, replacement: here("./src/wire/entry.ts") },
+  { find: /^tooltrace\/agents-sdk$/, replacement: here("./src/agents/openai-agents.ts") },
 ];

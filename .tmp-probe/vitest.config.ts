@@ -1,3 +1,2 @@
 import { defineConfig } from "vitest/config";
-import { tooltrace } from "../src/vitest/index.js";
-export default defineConfig({ plugins: [tooltrace()], test: { include: ["msg.test.ts"] } });
+export default defineConfig({ test: { include: ["lc.test.ts"] } });

@@ -8,6 +8,7 @@ export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOpti
 export type { SessionReport } from "./session/scope.js";
 export type { ToolsInput } from "./catchers/bind-tools.js";
 export { inSubagent } from "./catchers/subagent.js";
+export { mcpTools, type McpToolEntry, type McpToolsOptions, type McpClientLike } from "./agents/mcp.js";
 export { mockModel, type MockModelV2Options, type MockModelV4Options } from "./catchers/ai-sdk-model.js";
 export { createRuleSet, RuleSet, STUB_LIMITS, type StubSelection, type RuleSetOptions } from "./stubs/index.js";
 export type { ToolStub, ToolStubOutcome, ToolStubThrow, ToolStubMatch, MatchSchema, MatchScalar, MatchJsonType } from "./stubs/index.js";

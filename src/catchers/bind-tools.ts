@@ -1,16 +1,23 @@
 import type { InteractionHost } from "../chain/caught.js";
 import { StubConfigError } from "../errors.js";
-import { classifyTool, describeToolArray } from "./classify-tool.js";
+import { agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
+import { classifyTool, describeToolArray, namedToolsOf } from "./classify-tool.js";
 import { qualify } from "./subagent.js";
 import { holdExecutor, releaseExecutor, type Executor } from "./tool-spies.js";
 
-/** A record of tools as agents hold them: AI SDK `tool({ inputSchema, execute })` objects or plain functions. */
-export type ToolsInput = { readonly [name: string]: unknown };
+/**
+ * The tools as the agent holds them: a record keyed by tool name of AI SDK `tool()` objects, plain functions,
+ * LangChain tools or OpenAI Agents SDK function tools; or an array of LangChain or Agents SDK tools, which
+ * carry their names.
+ */
+export type ToolsInput = { readonly [name: string]: unknown } | readonly unknown[];
 
 /** How a session knows one executor: its tool name and the subagent paths it was given at. */
 export interface ToolRegistration {
   readonly name: string;
   readonly paths: (readonly string[])[];
+  /** For an executor serving several tools (an MCP client): the session's name of each tool it serves. */
+  readonly aliases?: Map<string, string>;
 }
 
 /** What a session knows of one qualified tool name. */
@@ -34,11 +41,11 @@ export interface BoundTools {
  * anything is patched, any value tooltrace cannot catch, naming it and what to pass instead.
  */
 export function bindTools(host: InteractionHost, tools: unknown, subagents: { readonly [path: string]: unknown } | undefined): BoundTools {
-  const records: [readonly string[], ToolsInput][] = [];
+  const records: [readonly string[], { readonly [name: string]: unknown }][] = [];
   if (tools !== undefined) records.push([[], checkRecord(tools, "tools")]);
   for (const [path, record] of Object.entries(subagents ?? {})) records.push([path.split("/").filter(Boolean), checkRecord(record, `subagents.${path}`)]);
 
-  const plan: { owner: object; key: string; name: string; path: readonly string[]; async: boolean; traits: ToolTraits }[] = [];
+  const plan: { owner: object; key: string; name: string; path: readonly string[]; async: boolean; shape: CallShape; remoteName?: string }[] = [];
   const names = new Map<string, ToolTraits>();
   for (const [path, record] of records) {
     for (const [name, value] of Object.entries(record)) {
@@ -47,8 +54,11 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
       if (shape.kind === "refused") throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
       const traits = { approval: shape.kind === "executor" && shape.approval, noExecutor: shape.kind === "no-executor" };
       names.set(qualify(name, path), traits);
-      if (shape.kind === "function") plan.push({ owner: record, key: name, name, path, async: shape.async, traits });
-      if (shape.kind === "executor") plan.push({ owner: value as object, key: "execute", name, path, async: true, traits });
+      if (shape.kind === "function") plan.push({ owner: record, key: name, name, path, async: shape.async, shape: inputFirst });
+      if (shape.kind === "executor") plan.push({ owner: value as object, key: "execute", name, path, async: true, shape: inputFirst });
+      if (shape.kind === "langchain") plan.push({ owner: value as object, key: "_call", name, path, async: true, shape: langchainCall });
+      if (shape.kind === "agents-sdk") plan.push({ owner: value as object, key: "invoke", name, path, async: true, shape: agentsSdkInvoke });
+      if (shape.kind === "mcp") plan.push({ owner: shape.entry.client, key: "callTool", name, path, async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName });
     }
   }
 
@@ -59,10 +69,14 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
   };
   try {
     for (const entry of plan) {
-      const executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, host);
-      const known = executors.get(executor);
-      if (known) known.paths.push(entry.path);
-      else executors.set(executor, { name: entry.name, paths: [entry.path] });
+      const executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, host, entry.shape);
+      let known = executors.get(executor);
+      if (known === undefined) {
+        known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
+        executors.set(executor, known);
+      }
+      if (!known.paths.some((path) => path.join("/") === entry.path.join("/"))) known.paths.push(entry.path);
+      if (entry.remoteName !== undefined) known.aliases?.set(entry.remoteName, entry.name);
     }
   } catch (error) {
     unbind();
@@ -71,7 +85,10 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
   return { names, executors, unbind };
 }
 
-function checkRecord(value: unknown, option: string): ToolsInput {
+function checkRecord(value: unknown, option: string): { readonly [name: string]: unknown } {
+  // LangChain and Agents SDK agents hold their tools in arrays; each tool carries its name.
+  const named = Array.isArray(value) ? namedToolsOf(value) : undefined;
+  if (named !== undefined) return named;
   if (Array.isArray(value)) {
     throw new StubConfigError(
       { pointer: "" },
@@ -83,5 +100,5 @@ function checkRecord(value: unknown, option: string): ToolsInput {
   if (value === null || typeof value !== "object") {
     throw new StubConfigError({ pointer: "" }, `\`${option}\` must be a record of tools, got ${value === null ? "null" : typeof value}.`, "pass `{ list_tasks: listTasks, ... }`.", "session");
   }
-  return value as ToolsInput;
+  return value as { readonly [name: string]: unknown };
 }

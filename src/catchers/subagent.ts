@@ -4,7 +4,9 @@ import { currentTurnContext, runInTurnContext } from "./turn-context.js";
  * Runs `fn` as the subagent at `path` (`"researcher"`, or `"researcher/assistant"`): every tool and model
  * call made inside it, awaited or not, carries that path, so stub rules such as `researcher/list_tasks` apply
  * and a root rule never matches the subagent's tool, also when root and subagent share the same tool objects.
- * Nested calls append to the path. Outside a session's turn, it only runs `fn`.
+ * Nested calls append to the path. A session enters a subagent's path by itself when the delegation tool named
+ * like it (`researcher`, given `subagents: { researcher }`) runs, so `inSubagent` is needed only where the
+ * subagent is started some other way. Outside a session's turn, it only runs `fn`.
  *
  * @example
  * ```ts
@@ -17,7 +19,10 @@ export function inSubagent<T>(path: string, fn: () => T): T {
   if (typeof fn !== "function") throw new TypeError("[tooltrace] inSubagent(path, fn): `fn` must be a function.");
   const context = currentTurnContext();
   if (context === undefined) return fn();
-  return runInTurnContext({ ...context, path: [...context.path, ...parts] }, fn);
+  // Already there: the session entered this path when the delegation tool of the same name ran.
+  const current = context.path;
+  if (current.length >= parts.length && parts.every((part, i) => current[current.length - parts.length + i] === part)) return fn();
+  return runInTurnContext({ ...context, path: [...current, ...parts] }, fn);
 }
 
 /** Joins a path and a tool name as a stub rule names it. */

@@ -3,6 +3,7 @@ import type { ExecutorHandle, InteractionHost } from "../chain/caught.js";
 import { isThenable } from "../chain/chain-call.js";
 import type { Terminal } from "../chain/types.js";
 import { globalSingleton } from "../global-state.js";
+import { inputFirst, type CallShape } from "./call-shapes.js";
 import { currentTurnContext } from "./turn-context.js";
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -26,14 +27,14 @@ const executors = globalSingleton("executors", () => new WeakMap<object, Map<str
  * inside a session's turn goes to that session (which decides what answers it); any other call runs the
  * original function untouched. Returns the executor; `release` undoes one hold, and the last restores it.
  */
-export function holdExecutor(owner: object, key: string, label: string, async: boolean, host: InteractionHost): Executor {
+export function holdExecutor(owner: object, key: string, label: string, async: boolean, host: InteractionHost, shape: CallShape = inputFirst): Executor {
   let byKey = executors.get(owner);
   if (byKey === undefined) {
     byKey = new Map();
     executors.set(owner, byKey);
   }
   let executor = byKey.get(key);
-  if (executor === undefined) executor = patch(owner, key, label, async, byKey);
+  if (executor === undefined) executor = patch(owner, key, label, async, byKey, shape);
   executor.holders.set(host, (executor.holders.get(host) ?? 0) + 1);
   return executor;
 }
@@ -44,7 +45,7 @@ export function releaseExecutor(executor: Executor, host: InteractionHost): void
   if (executor.holders.size === 0) executor.restore();
 }
 
-function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>): Executor {
+function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>, shape: CallShape): Executor {
   const descriptor = Object.getOwnPropertyDescriptor(owner, key);
   if (descriptor !== undefined && !descriptor.configurable && !descriptor.writable) {
     throw new TypeError(`[tooltrace] cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?). Pass tools whose executors can be replaced.`);
@@ -68,29 +69,24 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
       source: REAL,
       live: true,
       run: (input) => {
-        const result = original.apply(this, input === args[0] ? args : [input, ...args.slice(1)]);
+        const result = original.apply(this, input === caughtInput ? args : shape.withInput(args, input));
         if (!executor.async && isThenable(result)) executor.async = true;
         return result;
       },
     };
-    const caught = { kind: "tool", executor, input: args[0], callId: callIdFrom(args[1]) } as const;
+    const caughtInput = shape.input(args);
+    const caught = { kind: "tool", executor, input: caughtInput, callId: shape.callId(args), toolName: shape.toolName?.(args) } as const;
     if (!executor.async) return context.host.handle(context, caught, terminal);
     // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
+    let answer: unknown;
     try {
       const result = context.host.handle(context, caught, terminal);
-      return isThenable(result) ? result : Promise.resolve(result);
+      answer = isThenable(result) ? result : Promise.resolve(result);
     } catch (error) {
-      return Promise.reject(error);
+      answer = Promise.reject(error);
     }
+    return shape.deliver ? shape.deliver(answer) : answer;
   });
   byKey.set(key, executor);
   return executor;
-}
-
-function callIdFrom(options: unknown): string | undefined {
-  if (options !== null && typeof options === "object" && "toolCallId" in options) {
-    const id = (options as { toolCallId: unknown }).toolCallId;
-    if (typeof id === "string" && id !== "") return id;
-  }
-  return undefined;
 }

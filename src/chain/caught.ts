@@ -16,6 +16,8 @@ export interface CaughtToolCall {
   readonly input: unknown;
   /** The id the framework passed (AI SDK `toolCallId`), when it did. */
   readonly callId: string | undefined;
+  /** The tool the call names, for an executor that serves several (an MCP client's `callTool`). */
+  readonly toolName?: string | undefined;
 }
 
 /** A model call, as the AI SDK model object or the wire mock caught it. */

@@ -31,7 +31,7 @@ export class AskedCalls {
    * A tool call reached the chain: it claims the matching asked call (by id when the framework passed one,
    * else the first open one of the same tool) and returns it.
    */
-  claim(qualifiedName: string, tool: string, callId: string | undefined): AskedCall | undefined {
+  claim(qualifiedName: string, tool: string, callId: string | undefined, modelName?: string): AskedCall | undefined {
     if (this.open.length === 0) return undefined;
     let index: number;
     if (callId !== undefined) {
@@ -40,6 +40,8 @@ export class AskedCalls {
     } else {
       index = this.open.findIndex((asked) => asked.qualifiedName === qualifiedName);
       if (index === -1) index = this.open.findIndex((asked) => asked.name === tool);
+      // A tool the session names otherwise than the model does (an MCP tool, `tasks/list_tasks`).
+      if (index === -1 && modelName !== undefined) index = this.open.findIndex((asked) => asked.name === modelName);
     }
     if (index === -1) return undefined;
     return this.open.splice(index, 1)[0];

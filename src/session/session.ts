@@ -63,6 +63,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private closed = false;
   private routeToken: string | undefined;
   private readonly toolNames: readonly string[];
+  /** The subagent paths given in `subagents` (`researcher`, `researcher/assistant`). */
+  private readonly subagentPaths: ReadonlySet<string>;
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -78,6 +80,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.bound = bindTools(this, options.tools, options.subagents);
+    this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => path.split("/").filter(Boolean).join("/")));
     try {
       this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()) });
     } catch (error) {
@@ -212,7 +215,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   private handleTool(turn: TurnRecord, context: TurnContext, caught: CaughtToolCall, terminal: Terminal, late: boolean): unknown {
     const registration = this.bound.executors.get(caught.executor as Executor);
-    const tool = registration?.name ?? caught.executor.label;
+    // An executor serving several tools (an MCP client) names the tool per call; a tool the server never
+    // listed keeps its own name, which no rule can name.
+    const tool = caught.toolName !== undefined && registration?.aliases ? (registration.aliases.get(caught.toolName) ?? caught.toolName) : (registration?.name ?? caught.executor.label);
     const path = registration ? pathOf(registration, context.path) : context.path;
     const qualifiedName = qualify(tool, path);
     if (this.callCount >= MAX_CALLS_PER_SESSION) {
@@ -222,11 +227,22 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw new TooltraceError(message);
     }
     this.callCount += 1;
-    const asked = this.asked.claim(qualifiedName, tool, caught.callId);
+    const asked = this.asked.claim(qualifiedName, tool, caught.callId, caught.toolName);
     const record = this.log.openTool(turn, caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, caught.input);
     if (late) record.late = true;
-    // HTTP exchanges made while the real tool runs are linked to it; only worth the context switch when HTTP is caught.
-    const real: Terminal = httpIsCaught() ? { ...terminal, run: (input, progress) => runInTurnContext({ ...context, parentSeq: record.seq }, () => terminal.run(input, progress)) } : terminal;
+    // A delegation tool (named like a subagent path, `researcher`) runs its subagent inside that path, so the
+    // subagent's calls are `researcher/...` even on a shared tools record; strict mode lets it run, since
+    // every call it makes is caught in turn. HTTP made while a real tool runs is linked to it. Both need a
+    // context of their own; otherwise the call stays in the current one.
+    const subagent = this.subagentPaths.has(qualifiedName) ? [...path, tool] : undefined;
+    const real: Terminal =
+      subagent !== undefined || httpIsCaught()
+        ? {
+            source: terminal.source,
+            live: subagent === undefined,
+            run: (input, progress) => runInTurnContext({ ...context, path: subagent ?? context.path, parentSeq: record.seq }, () => terminal.run(input, progress)),
+          }
+        : terminal;
     const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
     if (!late) return new ChainCall(this, record, qualifiedName, caught.input, real, writeToolResult).run(steps);
     return this.runLate(record, () => new ChainCall(this.lateHost(), record, qualifiedName, caught.input, real, writeToolResult).run(steps), `${qualifiedName}(${compactJson(caught.input)})`);

@@ -87,4 +87,30 @@ describe("tool identity comes from the agent path active at the call", () => {
     expect(turn.toolCalls.map((call) => call.qualifiedName)).toEqual(["ping", "a/ping", "a/b/ping"]);
     expect(() => inSubagent("", () => 1)).toThrow(/must name the subagent/);
   });
+
+  test("a delegation tool named like a subagent path runs its subagent in that path, without inSubagent", async () => {
+    const tools = { list_tasks: tool({ inputSchema: z.object({}), execute: async () => ["real task"] }) };
+    // The researcher's executor runs another generateText over the SAME tools record, with no helper.
+    const researcher = tool({
+      inputSchema: z.object({ question: z.string() }),
+      execute: async ({ question }) => (await generateText({ model: mockModel([{ toolCalls: [{ name: "list_tasks" }] }, "researched"]), tools, prompt: question, stopWhen: stepCountIs(3) })).text,
+    });
+    const rootTools = { ...tools, researcher };
+    const model = mockModel([{ toolCalls: [{ name: "list_tasks" }, { name: "researcher", input: { question: "q" } }] }, "done"]);
+    const session = createSession({
+      agent: aiSdkAgent({ model, tools: rootTools }),
+      tools: rootTools,
+      subagents: { researcher: tools },
+      stubs: [
+        { id: "root", tool: "list_tasks", outcome: { response: ["Root task"] } },
+        { id: "research", tool: "researcher/list_tasks", outcome: { response: ["Research task"] } },
+      ],
+    });
+    const turn = await session.send("go");
+    expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy?.kind === "stub" ? call.answeredBy.ruleId : call.answeredBy?.kind])).toEqual([
+      ["list_tasks", "root"],
+      ["researcher", "real"],
+      ["researcher/list_tasks", "research"],
+    ]);
+  });
 });

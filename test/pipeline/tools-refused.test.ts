@@ -12,29 +12,15 @@ import { runExecute } from "../fixtures/versions.js";
 describe("tools tooltrace cannot catch are refused at createSession, naming what they are and what to pass", () => {
   const stub = [{ id: "s", tool: "search", outcome: { response: "stubbed" } }];
 
-  test("a LangChain tool()", () => {
-    const search = langchainTool(async ({ q }: { q: string }) => `real ${q}`, { name: "search", description: "Search.", schema: z.object({ q: z.string() }) });
-    const make = () => createSession({ agent: () => "", tools: { search }, stubs: stub, strict: true });
-    expect(make).toThrow(StubConfigError);
-    expect(make).toThrow(/`tools.search` is a LangChain tool, whose calls tooltrace cannot catch yet \(no adapter\)[\s\S]*Fix: give the session a record of the functions the tool calls/);
-  });
-
-  test("an OpenAI Agents SDK tool()", () => {
-    const search = openaiAgentsTool({ name: "search", description: "Search.", parameters: z.object({ q: z.string() }), execute: async ({ q }) => `real ${q}` });
-    expect(() => createSession({ agent: () => "", tools: { search }, stubs: stub })).toThrow(/`tools.search` is an OpenAI Agents SDK function tool, whose calls tooltrace cannot catch yet/);
-  });
-
   test("an MCP server's registered tool", () => {
     const server = new McpServer({ name: "tasks", version: "1.0.0" });
     const search = server.registerTool("search", { description: "Search.", inputSchema: { q: z.string() } }, async ({ q }) => ({ content: [{ type: "text", text: `real ${q}` }] }));
     expect(() => createSession({ agent: () => "", tools: { search }, stubs: stub })).toThrow(/`tools.search` is an MCP server's registered tool/);
   });
 
-  test("tools given as an array, of any kind", () => {
+  test("AI SDK tools given as an array (AI SDK tools carry no names)", () => {
     const aiTools = [aiTool({ inputSchema: z.object({}), execute: async () => 1 })];
-    expect(() => createSession({ agent: () => "", tools: aiTools as never, stubs: stub })).toThrow(/`tools` is an array; tooltrace needs a record keyed by tool name[\s\S]*Fix: pass `\{ list_tasks: listTasks, \.\.\. \}`/);
-    const langchainTools = [langchainTool(async () => "x", { name: "search", schema: z.object({}) })];
-    expect(() => createSession({ agent: () => "", tools: langchainTools as never })).toThrow(/`tools` is an array whose items are a LangChain tool/);
+    expect(() => createSession({ agent: () => "", tools: aiTools, stubs: stub })).toThrow(/`tools` is an array; tooltrace needs a record keyed by tool name[\s\S]*Fix: pass `\{ list_tasks: listTasks, \.\.\. \}`/);
   });
 
   test("a value that is not a tool, with the session's call site", () => {
@@ -65,5 +51,16 @@ describe("tools without an executor are known by name", () => {
   test("an AI SDK tool the app answers itself can be stubbed by name without being patched", () => {
     const confirm = aiTool({ description: "Ask the user.", inputSchema: z.object({ question: z.string() }) });
     expect(() => createSession({ agent: () => "", tools: { confirm }, stubs: [{ id: "c", tool: "confirm", outcome: { response: true } }], unusedRules: "ignore" })).not.toThrow();
+  });
+});
+
+describe("framework tools tooltrace catches are accepted, in a record or in the array the agent holds", () => {
+  test("LangChain and OpenAI Agents SDK tools (both were accepted by name and never patched before this)", () => {
+    const search = langchainTool(async ({ q }: { q: string }) => `real ${q}`, { name: "search", schema: z.object({ q: z.string() }) });
+    const lookup = openaiAgentsTool({ name: "lookup", description: "Look up.", parameters: z.object({ id: z.string() }), execute: async () => "real" });
+    const session = createSession({ agent: () => "", tools: [search, lookup], stubs: [{ id: "s", tool: "search", outcome: { response: "stubbed" } }, { id: "l", tool: "lookup", outcome: { response: "stubbed" } }], unusedRules: "ignore" });
+    expect(Object.hasOwn(search, "_call")).toBe(true);
+    session.close();
+    expect(Object.hasOwn(search, "_call")).toBe(false);
   });
 });

@@ -1,0 +1,89 @@
+import { isThenable } from "../chain/chain-call.js";
+
+/**
+ * How an executor's arguments carry a call, and how its failures reach the agent: what the spy needs to
+ * turn a call into an interaction and to give the answer back in the caller's shape.
+ */
+export interface CallShape {
+  /** The tool's input among the arguments. */
+  input(args: readonly unknown[]): unknown;
+  /** The id the framework gave the call, if any. */
+  callId(args: readonly unknown[]): string | undefined;
+  /** The arguments for the real executor, with `input` in place of the original input. */
+  withInput(args: readonly unknown[], input: unknown): unknown[];
+  /** For an executor that serves several tools (an MCP client's `callTool`): the tool this call names. */
+  toolName?(args: readonly unknown[]): string | undefined;
+  /**
+   * What the caller sees of an answer (a value or a promise): the identity for most executors. A framework
+   * that turns its tools' failures into a result the model reads (the OpenAI Agents SDK) gets a failing
+   * answer the same way.
+   */
+  deliver?(result: unknown): unknown;
+}
+
+/** A plain function or an AI SDK `execute(input, { toolCallId })`. */
+export const inputFirst: CallShape = {
+  input: (args) => args[0],
+  callId: (args) => stringAt(args[1], "toolCallId"),
+  withInput: (args, input) => [input, ...args.slice(1)],
+};
+
+/** A LangChain tool's `_call(input, runManager, config)`: `config.toolCall.id` when the model's call is known. */
+export const langchainCall: CallShape = {
+  input: (args) => args[0],
+  callId: (args) => stringAt((args[2] as { toolCall?: unknown } | undefined)?.toolCall, "id"),
+  withInput: (args, input) => [input, ...args.slice(1)],
+};
+
+/**
+ * An OpenAI Agents SDK function tool's `invoke(runContext, input, details)`: the input is the model's JSON
+ * text, the id is `details.toolCall.callId`. A real failure inside the tool reaches the model as the SDK's
+ * default error text (a thrown error would end the whole run), so a stub's `throw` does too.
+ */
+export const agentsSdkInvoke: CallShape = {
+  input: (args) => parseJson(args[1]),
+  callId: (args) => stringAt((args[2] as { toolCall?: unknown } | undefined)?.toolCall, "callId"),
+  withInput: (args, input) => [args[0], typeof input === "string" ? input : JSON.stringify(input), ...args.slice(2)],
+  deliver: (result) => (isThenable(result) ? Promise.resolve(result).catch(agentsSdkErrorText) : result),
+};
+
+/** The OpenAI Agents SDK's default text for a tool that failed (`defaultToolErrorFunction`). */
+function agentsSdkErrorText(error: unknown): string {
+  return `An error occurred while running the tool. Please try again. Error: ${error instanceof Error ? error.toString() : String(error)}`;
+}
+
+function stringAt(value: unknown, key: string): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const found = (value as Record<string, unknown>)[key];
+  return typeof found === "string" && found !== "" ? found : undefined;
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * An MCP client's `callTool({ name, arguments })`, one executor for every tool of the server. A stub's plain
+ * JSON comes back as a `CallToolResult` (its text and `structuredContent`), and a failure as an `isError`
+ * result, the way a tool's failure reaches an MCP client.
+ */
+export const mcpCallTool: CallShape = {
+  input: (args) => (args[0] as { arguments?: unknown } | undefined)?.arguments ?? {},
+  callId: () => undefined,
+  withInput: (args, input) => [{ ...(args[0] as object), arguments: input }, ...args.slice(1)],
+  toolName: (args) => stringAt(args[0], "name"),
+  deliver: (result) =>
+    Promise.resolve(result).then(
+      (value) => (isCallToolResult(value) ? value : { content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }], ...(value !== null && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value } : {}) }),
+      (error: unknown) => ({ isError: true, content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }] }),
+    ),
+};
+
+function isCallToolResult(value: unknown): boolean {
+  return value !== null && typeof value === "object" && Array.isArray((value as { content?: unknown }).content);
+}
