@@ -13,18 +13,24 @@ test("every documented entry point imports from the build", async () => {
     const vitest = await import("tooltrace/vitest");
     const { matchers } = await import("tooltrace/matchers");
     const aiSdk = await import("tooltrace/ai-sdk");
+    const wire = await import("tooltrace/wire");
+    const agentsSdk = await import("tooltrace/agents-sdk");
     console.log(JSON.stringify({
       core: ["createSession", "mockModel", "StubConfigError"].every((name) => name in core),
       setup: vitest.tooltrace().config().test.setupFiles[0],
       matchers: Object.keys(matchers).sort(),
       aiSdk: typeof aiSdk.aiSdkAgent,
+      wire: typeof wire.createLlmAnswer + typeof wire.serveOnLoopback,
+      agentsSdk: typeof agentsSdk.agentsSdkAgent,
+      mcp: typeof core.mcpTools,
     }));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-  const result = JSON.parse(stdout) as { core: boolean; setup: string; matchers: string[]; aiSdk: string };
+  const result = JSON.parse(stdout) as { core: boolean; setup: string; matchers: string[]; aiSdk: string; wire: string; agentsSdk: string; mcp: string };
   expect(result.core).toBe(true);
   expect(result.setup).toMatch(/dist[\\/]src[\\/]vitest[\\/]setup\.js$/);
   expect(result.matchers).toContain("toHaveCalledTool");
   expect(result.aiSdk).toBe("function");
+  expect([result.wire, result.agentsSdk, result.mcp]).toEqual(["functionfunction", "function", "function"]);
 });
 
 test("a project using the built plugin runs its agent evals", async () => {

@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, tool } from "ai";
+import { generateText, stepCountIs, tool, type LanguageModel, type ToolSet } from "ai";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, inSubagent, mockModel } from "tooltrace";
@@ -25,20 +25,25 @@ function sharedTools(realCalls: string[]) {
   return { tools, rootTools: { ...tools, researcher } };
 }
 
+/** A session over the root agent, the researcher's tools at its path, a root rule and a researcher rule. */
+function researchSession(rootTools: ToolSet, tools: ToolSet, model: LanguageModel) {
+  return createSession({
+    agent: aiSdkAgent({ model, tools: rootTools }),
+    tools: rootTools,
+    subagents: { researcher: tools },
+    stubs: [
+      { id: "root", tool: "list_tasks", outcome: { response: ["Root task"] } },
+      { id: "research", tool: "researcher/list_tasks", outcome: { response: ["Research task"] } },
+    ],
+  });
+}
+
 describe("tool identity comes from the agent path active at the call", () => {
   test("root and subagent sharing one tools record: the root call is the root's, the subagent's is researcher/", async () => {
     const realCalls: string[] = [];
     const { tools, rootTools } = sharedTools(realCalls);
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }] }, { toolCalls: [{ name: "researcher", input: { question: "what?" } }] }, "done"]);
-    const session = createSession({
-      agent: aiSdkAgent({ model, tools: rootTools }),
-      tools: rootTools,
-      subagents: { researcher: tools },
-      stubs: [
-        { id: "root", tool: "list_tasks", outcome: { response: ["Root task"] } },
-        { id: "research", tool: "researcher/list_tasks", outcome: { response: ["Research task"] } },
-      ],
-    });
+    const session = researchSession(rootTools, tools, model);
     const turn = await session.send("go");
     expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy])).toEqual([
       ["list_tasks", { kind: "stub", ruleId: "root", outcomeIndex: 0 }],
@@ -97,15 +102,7 @@ describe("tool identity comes from the agent path active at the call", () => {
     });
     const rootTools = { ...tools, researcher };
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }, { name: "researcher", input: { question: "q" } }] }, "done"]);
-    const session = createSession({
-      agent: aiSdkAgent({ model, tools: rootTools }),
-      tools: rootTools,
-      subagents: { researcher: tools },
-      stubs: [
-        { id: "root", tool: "list_tasks", outcome: { response: ["Root task"] } },
-        { id: "research", tool: "researcher/list_tasks", outcome: { response: ["Research task"] } },
-      ],
-    });
+    const session = researchSession(rootTools, tools, model);
     const turn = await session.send("go");
     expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy?.kind === "stub" ? call.answeredBy.ruleId : call.answeredBy?.kind])).toEqual([
       ["list_tasks", "root"],
