@@ -100,38 +100,34 @@ function toStream<T>(parts: readonly T[]): ReadableStream<T> {
   });
 }
 
-function modelV3(responder: Responder): LanguageModelV3 {
+/** How one specification version writes a reply's finish reason and usage; the rest of the model is shared. */
+interface FinishShape<TFinish, TUsage> {
+  readonly finishReason: (resolved: ResolvedReply) => TFinish;
+  readonly usage: (usage: ResolvedReply["usage"]) => TUsage;
+}
+
+function model<TVersion extends string, TFinish, TUsage>(responder: Responder, specificationVersion: TVersion, shape: FinishShape<TFinish, TUsage>) {
+  const finish = (resolved: ResolvedReply) => ({ finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage) });
   return {
-    specificationVersion: "v3",
+    specificationVersion,
     provider: responder.provider,
     modelId: responder.modelId,
     supportedUrls: {},
-    async doGenerate(options) {
+    async doGenerate(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, false);
-      return { content: content(resolved), finishReason: finishReasonV3(resolved), usage: usageV3(resolved.usage), warnings: [] };
+      return { content: content(resolved), ...finish(resolved), warnings: [] };
     },
-    async doStream(options) {
+    async doStream(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, true);
-      const parts: LanguageModelV3StreamPart[] = [...streamParts(resolved), { type: "finish", finishReason: finishReasonV3(resolved), usage: usageV3(resolved.usage) }];
-      return { stream: toStream(parts) };
+      return { stream: toStream([...streamParts(resolved), { type: "finish" as const, ...finish(resolved) }]) };
     },
   };
 }
 
+function modelV3(responder: Responder): LanguageModelV3 {
+  return model(responder, "v3", { finishReason: finishReasonV3, usage: usageV3 });
+}
+
 function modelV2(responder: Responder): LanguageModelV2 {
-  return {
-    specificationVersion: "v2",
-    provider: responder.provider,
-    modelId: responder.modelId,
-    supportedUrls: {},
-    async doGenerate(options) {
-      const resolved = await reply(responder, options, false);
-      return { content: content(resolved), finishReason: finishReasonV3(resolved).unified, usage: usageV2(resolved.usage), warnings: [] };
-    },
-    async doStream(options) {
-      const resolved = await reply(responder, options, true);
-      const parts: LanguageModelV2StreamPart[] = [...streamParts(resolved), { type: "finish", finishReason: finishReasonV3(resolved).unified, usage: usageV2(resolved.usage) }];
-      return { stream: toStream(parts) };
-    },
-  };
+  return model(responder, "v2", { finishReason: (resolved) => finishReasonV3(resolved).unified, usage: usageV2 });
 }
