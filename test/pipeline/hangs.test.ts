@@ -39,3 +39,53 @@ describe("a turn that times out names what was pending", () => {
     expect((await first).text).toBe("done");
   });
 });
+
+describe("calls that arrive after their turn timed out are answered, marked late and reported once", () => {
+  const afterTimeout = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+  test("a model call: answered by the mock model, with what answered it in the report", async () => {
+    const model = mockModel("late reply");
+    const late: { reply?: string } = {};
+    const session = createSession({
+      agent: async () => {
+        await afterTimeout();
+        late.reply = (await generateText({ model, prompt: "still there?" })).text;
+        return late.reply;
+      },
+    });
+    const turn = await session.send("hi", { timeoutMs: 10 });
+    expect(turn.status).toBe("failed");
+    await expect.poll(() => late.reply, { timeout: 1000 }).toBe("late reply");
+    expect(turn.modelCalls.map((call) => [call.status, call.late])).toEqual([["completed", true]]);
+    expect(session.takeViolations()).toEqual([
+      "a model call to tooltrace mock-model arrived after turn 0 had ended; answered by mock model. Await everything the agent starts before the turn ends, or cancel it on `signal`.",
+    ]);
+  });
+
+  test("a tool call in strict mode: refused, not run", async () => {
+    let realRuns = 0;
+    const tools = { list_tasks: (_input: object) => ((realRuns += 1), { real: true }) };
+    const late: { outcome?: string } = {};
+    const session = createSession({
+      tools,
+      strict: true,
+      agent: async () => {
+        await afterTimeout();
+        try {
+          tools.list_tasks({ from: "late" });
+          late.outcome = "ran";
+        } catch (error) {
+          late.outcome = (error as Error).message;
+        }
+        return "done";
+      },
+    });
+    const turn = await session.send("hi", { timeoutMs: 10 });
+    await expect.poll(() => late.outcome, { timeout: 1000 }).toMatch(/strict mode: no stub rule matched list_tasks/);
+    expect(realRuns).toBe(0);
+    expect(turn.toolCalls.map((call) => [call.tool, call.status, call.late])).toEqual([["list_tasks", "rejected", true]]);
+    expect(session.takeViolations()).toEqual([
+      'list_tasks({"from":"late"}) arrived after turn 0 had ended; refused by strict mode: no rule matched. Await everything the agent starts before the turn ends, or cancel it on `signal`.',
+    ]);
+  });
+});
