@@ -1,4 +1,4 @@
-import { bindTools, type BoundTools, type ToolRegistration } from "../catchers/bind-tools.js";
+import { bindTools, type BoundTools, type ToolRegistration, type ToolTraits } from "../catchers/bind-tools.js";
 import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { qualify } from "../catchers/subagent.js";
 import type { Executor } from "../catchers/tool-spies.js";
@@ -31,6 +31,13 @@ const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
 const OUTSIDE = { kind: "outside" } as const;
 
 let sessionCounter = 0;
+
+/** A caught interaction, recorded and ready to run through the chain; `what` names it in a late-call report. */
+interface PreparedCall {
+  readonly record: Mutable<Interaction>;
+  readonly run: () => unknown;
+  readonly what: string;
+}
 
 interface RunningTurn {
   readonly turn: TurnRecord;
@@ -155,14 +162,16 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown {
     const turn = context.turn as TurnRecord;
     const late = this.closed || turn.status !== "running";
-    switch (caught.kind) {
-      case "tool":
-        return this.handleTool(turn, context, caught, terminal, late);
-      case "model":
-        return this.handleModel(turn, context, caught, terminal, late);
-      case "http":
-        return this.handleHttp(turn, context, caught, terminal, late);
-    }
+    const host = late ? this.lateHost() : this;
+    const call =
+      caught.kind === "tool"
+        ? this.toolCall(turn, context, caught, terminal, host)
+        : caught.kind === "model"
+          ? this.modelCall(turn, context, caught, terminal, host)
+          : this.httpCall(turn, context, caught, terminal, host);
+    if (!late) return call.run();
+    call.record.late = true;
+    return this.runLate(call.record, call.run, call.what);
   }
 
   violation(message: string, turnIndex: number | undefined): void {
@@ -213,7 +222,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.close();
   }
 
-  private handleTool(turn: TurnRecord, context: TurnContext, caught: CaughtToolCall, terminal: Terminal, late: boolean): unknown {
+  private toolCall(turn: TurnRecord, context: TurnContext, caught: CaughtToolCall, terminal: Terminal, host: ChainHost): PreparedCall {
     const registration = this.bound.executors.get(caught.executor as Executor);
     // An executor serving several tools (an MCP client) names the tool per call; a tool the server never
     // listed keeps its own name, which no rule can name.
@@ -229,7 +238,6 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.callCount += 1;
     const asked = this.asked.claim(qualifiedName, tool, caught.callId, caught.toolName);
     const record = this.log.openTool(turn, caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, caught.input);
-    if (late) record.late = true;
     // A delegation tool (named like a subagent path, `researcher`) runs its subagent inside that path, so the
     // subagent's calls are `researcher/...` even on a shared tools record; strict mode lets it run, since
     // every call it makes is caught in turn. HTTP made while a real tool runs is linked to it. Both need a
@@ -244,11 +252,14 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
           }
         : terminal;
     const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
-    if (!late) return new ChainCall(this, record, qualifiedName, caught.input, real, writeToolResult).run(steps);
-    return this.runLate(record, () => new ChainCall(this.lateHost(), record, qualifiedName, caught.input, real, writeToolResult).run(steps), `${qualifiedName}(${compactJson(caught.input)})`);
+    return {
+      record,
+      run: () => new ChainCall(host, record, qualifiedName, caught.input, real, writeToolResult).run(steps),
+      what: `${qualifiedName}(${compactJson(caught.input)})`,
+    };
   }
 
-  private handleModel(turn: TurnRecord, context: TurnContext, caught: CaughtModelCall, terminal: Terminal, late: boolean): Promise<unknown> {
+  private modelCall(turn: TurnRecord, context: TurnContext, caught: CaughtModelCall, terminal: Terminal, host: ChainHost): PreparedCall {
     for (const { asked, result } of this.asked.answeredIn(caught.request)) this.recordOutside(turn, asked, result.isError, result.output);
     const record = this.log.openModel(turn, {
       kind: "model",
@@ -261,30 +272,29 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       usage: ZERO_USAGE,
       ...(caught.http ? { http: { ...caught.http } } : {}),
     });
-    if (late) record.late = true;
     caught.onRecord?.(record);
-    const call = new ChainCall(late ? this.lateHost() : this, record, `${caught.provider} ${caught.model}`, caught.request, terminal, writeModelResult);
-    const result = Promise.resolve(call.run(this.steps)).then(
-      (reply) => {
-        this.asked.noteReply(record);
-        return toResolvedReply(reply);
-      },
-      (error: unknown) => {
-        if (record.http) record.http = { ...record.http, statusCode: 500 };
-        if (record.answeredBy?.kind === "mock-model") {
-          this.violation(`the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`, turn.index);
-        }
-        throw error;
-      },
-    );
-    return late ? (this.runLate(record, () => result, `a model call to ${caught.provider} ${caught.model}`) as Promise<unknown>) : result;
+    const call = new ChainCall(host, record, `${caught.provider} ${caught.model}`, caught.request, terminal, writeModelResult);
+    const run = () =>
+      Promise.resolve(call.run(this.steps)).then(
+        (reply) => {
+          this.asked.noteReply(record);
+          return toResolvedReply(reply);
+        },
+        (error: unknown) => {
+          if (record.http) record.http = { ...record.http, statusCode: 500 };
+          if (record.answeredBy?.kind === "mock-model") {
+            this.violation(`the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`, turn.index);
+          }
+          throw error;
+        },
+      );
+    return { record, run, what: `a model call to ${caught.provider} ${caught.model}` };
   }
 
-  private handleHttp(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, late: boolean): unknown {
+  private httpCall(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, host: ChainHost): PreparedCall {
     const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
-    if (late) record.late = true;
-    const run = () => new ChainCall(late ? this.lateHost() : this, record, `${caught.method} ${caught.url}`, { method: caught.method, url: caught.url }, terminal, writeHttpResult).run(this.steps);
-    return late ? this.runLate(record, run, `HTTP ${caught.method} ${caught.url}`) : run();
+    const input = { method: caught.method, url: caught.url };
+    return { record, run: () => new ChainCall(host, record, `${caught.method} ${caught.url}`, input, terminal, writeHttpResult).run(this.steps), what: `HTTP ${caught.method} ${caught.url}` };
   }
 
   /** A step first in line for an executor this session was not given (another session patched it). */
@@ -337,7 +347,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
    */
   private settleAskedCalls(turn: TurnRecord, completed: boolean): void {
     const unanswered = this.asked.takeUnanswered(turn.index, (asked) => {
-      const traits = this.bound.names.get(asked.qualifiedName) ?? this.bound.names.get(asked.name);
+      const traits = this.traitsOf(asked);
       return traits !== undefined && (traits.approval || traits.noExecutor);
     });
     for (const asked of unanswered) {
@@ -361,12 +371,17 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     } else {
       record.status = "completed";
       record.output = output;
-      const traits = this.bound.names.get(asked.qualifiedName) ?? this.bound.names.get(asked.name);
+      const traits = this.traitsOf(asked);
       if (this.strict && !traits?.noExecutor) {
         this.violation(`the model asked for ${asked.qualifiedName}, and a result came back, but no call of ${asked.qualifiedName} reached tooltrace: is its executor among the session's tools?`, turn.index);
       }
     }
-    this.log.close(record as Mutable<ToolCall>);
+    this.log.close(record);
+  }
+
+  /** What the session was told about the tool a model call asked for, by its qualified name or else its bare one. */
+  private traitsOf(asked: AskedCall): ToolTraits | undefined {
+    return this.bound.names.get(asked.qualifiedName) ?? this.bound.names.get(asked.name);
   }
 
   private routeTarget(): RouteTarget {
