@@ -2,7 +2,7 @@ import type { InteractionHost } from "../chain/caught.js";
 import { StubConfigError } from "../errors.js";
 import { agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf } from "./classify-tool.js";
-import { qualify } from "./subagent.js";
+import { qualify, samePath, splitPath } from "./subagent.js";
 import { holdExecutor, releaseExecutor, type Executor } from "./tool-spies.js";
 
 /**
@@ -43,7 +43,7 @@ export interface BoundTools {
 export function bindTools(host: InteractionHost, tools: unknown, subagents: { readonly [path: string]: unknown } | undefined): BoundTools {
   const records: [readonly string[], { readonly [name: string]: unknown }][] = [];
   if (tools !== undefined) records.push([[], checkRecord(tools, "tools")]);
-  for (const [path, record] of Object.entries(subagents ?? {})) records.push([path.split("/").filter(Boolean), checkRecord(record, `subagents.${path}`)]);
+  for (const [path, record] of Object.entries(subagents ?? {})) records.push([splitPath(path), checkRecord(record, `subagents.${path}`)]);
 
   const plan: { owner: object; key: string; name: string; path: readonly string[]; async: boolean; shape: CallShape; remoteName?: string }[] = [];
   const names = new Map<string, ToolTraits>();
@@ -75,7 +75,7 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
         known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
         executors.set(executor, known);
       }
-      if (!known.paths.some((path) => path.join("/") === entry.path.join("/"))) known.paths.push(entry.path);
+      if (!known.paths.some((path) => samePath(path, entry.path))) known.paths.push(entry.path);
       if (entry.remoteName !== undefined) known.aliases?.set(entry.remoteName, entry.name);
     }
   } catch (error) {

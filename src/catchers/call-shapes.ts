@@ -30,9 +30,8 @@ export const inputFirst: CallShape = {
 
 /** A LangChain tool's `_call(input, runManager, config)`: `config.toolCall.id` when the model's call is known. */
 export const langchainCall: CallShape = {
-  input: (args) => args[0],
+  ...inputFirst,
   callId: (args) => stringAt((args[2] as { toolCall?: unknown } | undefined)?.toolCall, "id"),
-  withInput: (args, input) => [input, ...args.slice(1)],
 };
 
 /**

@@ -1,6 +1,6 @@
 import { http, matchRequestUrl, type HttpHandler } from "msw";
 import { DEFAULT_BASE_URLS, endpointsFor } from "../wire/base-urls.js";
-import { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../wire/answer.js";
+import { CODECS, createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../wire/answer.js";
 import type { WireApi } from "../wire/codec.js";
 
 /** Options of {@link llmWire}. */
@@ -35,7 +35,7 @@ export interface LlmWire extends LlmAnswer {
  */
 export function llmWire(options: LlmWireOptions = {}): LlmWire {
   const answer = createLlmAnswer(options);
-  const apis = new Set<WireApi>(options.apis ?? ["anthropic.messages", "openai.chat", "openai.responses"]);
+  const apis = new Set<WireApi>(options.apis ?? CODECS.map((codec) => codec.api));
   let open = true;
   const urls: string[] = [];
   for (const api of apis) {
@@ -55,7 +55,6 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
   ];
   return {
     ...answer,
-    calls: answer.calls,
     handlers,
     close: () => {
       open = false;

@@ -14,7 +14,7 @@ import { currentTurnContext, runInTurnContext } from "./turn-context.js";
  * ```
  */
 export function inSubagent<T>(path: string, fn: () => T): T {
-  const parts = typeof path === "string" ? path.split("/").filter(Boolean) : [];
+  const parts = typeof path === "string" ? splitPath(path) : [];
   if (parts.length === 0) throw new TypeError(`[tooltrace] inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`);
   if (typeof fn !== "function") throw new TypeError("[tooltrace] inSubagent(path, fn): `fn` must be a function.");
   const context = currentTurnContext();
@@ -23,6 +23,15 @@ export function inSubagent<T>(path: string, fn: () => T): T {
   const current = context.path;
   if (current.length >= parts.length && parts.every((part, i) => current[current.length - parts.length + i] === part)) return fn();
   return runInTurnContext({ ...context, path: [...current, ...parts] }, fn);
+}
+
+/** A subagent path as written (`"researcher/assistant"`, extra slashes ignored) as its parts. */
+export function splitPath(path: string): string[] {
+  return path.split("/").filter(Boolean);
+}
+
+export function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
 }
 
 /** Joins a path and a tool name as a stub rule names it. */

@@ -1,6 +1,6 @@
 import { bindTools, type BoundTools, type ToolRegistration, type ToolTraits } from "../catchers/bind-tools.js";
 import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
-import { qualify } from "../catchers/subagent.js";
+import { qualify, samePath, splitPath } from "../catchers/subagent.js";
 import type { Executor } from "../catchers/tool-spies.js";
 import { httpIsCaught } from "../catchers/msw-http-flag.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
@@ -87,7 +87,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.bound = bindTools(this, options.tools, options.subagents);
-    this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => path.split("/").filter(Boolean).join("/")));
+    this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
       this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()) });
     } catch (error) {
@@ -422,10 +422,6 @@ function pathOf(registration: ToolRegistration, active: readonly string[]): read
   const { paths } = registration;
   if (paths.some((path) => samePath(path, active))) return active;
   return paths.length === 1 ? (paths[0] as readonly string[]) : active;
-}
-
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
