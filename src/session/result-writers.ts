@@ -23,7 +23,6 @@ export const writeModelResult: ResultWriter<ModelCall> = (record, reply) => {
   const resolved = toResolvedReply(reply);
   record.reply = { text: resolved.text, toolCalls: resolved.toolCalls };
   record.usage = resolved.usage;
-  if (record.http) record.http = { ...record.http, statusCode: 200 };
 };
 
 /** An HTTP exchange's result is the response; the trace keeps its status. */

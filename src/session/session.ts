@@ -281,7 +281,6 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
           return toResolvedReply(reply);
         },
         (error: unknown) => {
-          if (record.http) record.http = { ...record.http, statusCode: 500 };
           if (record.answeredBy?.kind === "mock-model") {
             this.violation(`the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`, turn.index);
           }

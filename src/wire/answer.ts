@@ -4,10 +4,11 @@ import { resolveRoute } from "../catchers/routes.js";
 import { currentTurnContext } from "../catchers/turn-context.js";
 import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 import { createResponder, type Responder } from "../model/responder.js";
-import type { MockModelInput } from "../model/types.js";
+import type { MockModelInput, ResolvedReply } from "../model/types.js";
+import type { Mutable } from "../trace/records.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
-import { ERROR_STATUS, WireRequestError, type WireApi, type WireCodec, type WireErrorKind, type WireMemory } from "./codec.js";
+import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type WireCodec, type WireErrorKind, type WireMemory } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 
@@ -115,16 +116,32 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
   if (state.models && !state.models.has(decoded.model)) {
     return error(codec, "not_found", codec.api === "anthropic.messages" ? `model: ${decoded.model}` : `The model \`${decoded.model}\` does not exist or you do not have access to it.`);
   }
+  // The record (in a session's log, or made outside one) keeps the status the client gets.
+  let record: Mutable<ModelCall> | undefined;
+  const sent = (response: Response): Response => {
+    if (record?.http) record.http = { ...record.http, statusCode: response.status };
+    return response;
+  };
   let reply;
   try {
     reply = await catchModelCall(
       state.context?.host.responder ?? state.responder,
-      { provider: codec.api, model: decoded.model, streamed: decoded.stream, request: decoded.view, http: { method: request.method, url: request.url }, onRecord: (call) => state.calls.push(call) },
+      {
+        provider: codec.api,
+        model: decoded.model,
+        streamed: decoded.stream,
+        request: decoded.view,
+        http: { method: request.method, url: request.url },
+        onRecord: (call) => {
+          record = call as Mutable<ModelCall>;
+          state.calls.push(call);
+        },
+      },
       codec.idPrefix,
       state.context,
     );
   } catch (cause) {
-    return error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
+    return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));
   }
   const id = responseId(codec, state.responseNumber);
   if (codec.remember) {
@@ -132,6 +149,10 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
     bound(state.memory.items);
     bound(state.memory.responses);
   }
+  return sent(replyResponse(codec, reply, decoded, id));
+}
+
+function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): Response {
   if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec.api));
   const encoder = new TextEncoder();
   const events = codec.encodeStream(reply, decoded, id);

@@ -28,7 +28,7 @@ describe("beside the user's own MSW server", () => {
     const completion = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
     expect(completion.choices[0]?.message.content).toBe("from the wire");
     expect(await (await fetch("https://api.example.com/weather")).json()).toEqual({ temp: 21 });
-    expect(wire.calls).toHaveLength(1);
+    expect(wire.calls.map((call) => [call.status, call.http?.statusCode])).toEqual([["completed", 200]]);
     expect(unhandled).toEqual([]);
   });
 
@@ -144,6 +144,8 @@ describe("errors in the provider's own shape", () => {
     expect(turn.text).toBe("recovered from 422");
     expect(wire.responder.calls).toBe(1);
     expect(turn.modelCalls[0]?.error).toEqual({ name: "Error", message: "responder exploded" });
+    // The trace keeps the status the client got.
+    expect(turn.modelCalls[0]?.http?.statusCode).toBe(422);
     expect(turn).not.toSucceed();
     expect(session.takeViolations()).toEqual(["the mock model failed (openai.chat, model gpt-4o): responder exploded"]);
   });
@@ -158,6 +160,7 @@ describe("errors in the provider's own shape", () => {
     expect(error).toBeInstanceOf(Anthropic.UnprocessableEntityError);
     if (!error) return;
     expect(error.status).toBe(422);
+    expect(wire.calls.map((call) => [call.status, call.http?.statusCode])).toEqual([["failed", 422]]);
     expect((error.error as { error: { type: string; message: string } }).error).toMatchObject({
       type: "api_error",
       message: expect.stringContaining('the responder called tool "delete_everything", but the agent offered list_tasks'),
