@@ -1,5 +1,5 @@
 // `npm run test:matrix`: the suite on the Node versions and majors users have beyond `npm test`'s Node 20 run:
-// - Node 22 with the latest majors (vitest 5, msw 3, ai 7, openai 7): test/compat/latest;
+// - Node 22 with the latest majors (vitest 5, msw 3, ai 7, openai 7, @openai/agents 0.20, @langchain/openai 1.6): test/compat/latest;
 // - the oldest Vitest in the peer range (3.2, no `aroundEach`) on Node 20: test/compat/vitest-3.2;
 // - Node 24 with the project's own pins.
 // A compatibility run works on a copy of the sources inside its project, so every import resolves to the
@@ -15,7 +15,7 @@ const nodeOf = (project) => join(compat, project, "node_modules", "node-linux-x6
 const ROOT_ONLY = ["test/package/vitest-3.2.test.ts"];
 
 const runs = [
-  { name: "Node 22, vitest 5, msw 3, ai 7, openai 7", project: "latest", node: nodeOf("latest") },
+  { name: "Node 22, vitest 5, msw 3, ai 7, openai 7, @openai/agents 0.20, @langchain/openai 1.6", project: "latest", node: nodeOf("latest") },
   { name: "Node 20, vitest 3.2 (the oldest in the peer range)", project: "vitest-3.2", node: process.execPath },
   { name: "Node 24, the project's pins", project: undefined, node: nodeOf("node24") },
 ];

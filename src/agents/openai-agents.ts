@@ -1,5 +1,15 @@
-import { run, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
+import { Handoff, handoff, Runner, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
+import type { TurnContext } from "../chain/caught.js";
+import { currentTurnContext, runInTurnContext } from "../catchers/turn-context.js";
 import type { Agent } from "../session/types.js";
+import type { Mutable } from "../trace/records.js";
+
+/** An agent as the SDK's runner takes it. */
+export type AgentsSdkRunnable = AgentsSdkAgent<unknown, "text">;
+
+// Handed-to agents differ in context and output types; tooltrace reads only their names, tools and handoffs.
+type AnyAgent = AgentsSdkAgent<any, any>;
+type AnyHandoff = Handoff<any, any>;
 
 /** Options of {@link agentsSdkAgent}. */
 export interface AgentsSdkAgentOptions {
@@ -9,20 +19,96 @@ export interface AgentsSdkAgentOptions {
 
 /**
  * An agent that runs an OpenAI Agents SDK agent per turn (`run(agent, history + message)`), keeping the
- * run's items as the session's history. Pass the agent's function tools to `createSession({ tools })` (the
- * array `agent.tools` as it is) and each sub-agent's under `subagents`: an agent used as a tool
- * (`billing.asTool({ toolName: "billing" })`) runs in the path `billing`, so its calls are `billing/refund_order`.
- * The SDK's own tracing is switched off: tests must not export traces.
+ * run's items as the session's history. Every turn starts at `agent`; the history shows the model any
+ * handoff made before.
+ *
+ * Give the session the agent's tools with {@link agentsSdkTools}. A handoff moves the rest of the run into
+ * the handed-to agent's subagent path, so its calls are `billing/refund_order`, also where it shares tool
+ * objects with the agent that handed off. An agent used as a tool (`billing.asTool({ toolName: "billing" })`)
+ * runs in the path named like the tool, `billing`. The SDK's own tracing is switched off: tests must not
+ * export traces.
  *
  * @example
  * ```ts
- * const session = createSession({ agent: agentsSdkAgent(support), tools: support.tools, subagents: { billing: billing.tools }, stubs });
+ * const session = createSession({ agent: agentsSdkAgent(triage), ...agentsSdkTools(triage), stubs });
  * ```
  */
-export function agentsSdkAgent(agent: AgentsSdkAgent<unknown, "text">, options: AgentsSdkAgentOptions = {}): Agent<AgentInputItem> {
+export function agentsSdkAgent(agent: AgentsSdkRunnable, options: AgentsSdkAgentOptions = {}): Agent<AgentInputItem> {
   setTracingDisabled(true);
   return async (message, { history, signal }) => {
-    const result = await run(agent, [...history, { role: "user", content: message }], { signal, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) });
+    const runner = new Runner();
+    const input: AgentInputItem[] = [...history, { role: "user", content: message }];
+    const runOptions = { signal, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) };
+    const context = currentTurnContext();
+    let result;
+    if (context === undefined) {
+      result = await runner.run(agent, input, runOptions);
+    } else {
+      // One context for this run, whose path follows the handoffs.
+      const base = context.path;
+      const scope: Mutable<TurnContext> = { ...context };
+      runner.on("agent_handoff", (_runContext, _from, to: AnyAgent) => {
+        scope.path = to === agent ? base : [...base, subagentName(to)];
+      });
+      result = await runInTurnContext(scope, () => runner.run(agent, input, runOptions));
+    }
     return { text: String(result.finalOutput ?? ""), messages: result.history.slice(history.length) };
   };
+}
+
+/** The tools of an Agents SDK agent and of every agent it can hand off to, as `createSession` takes them. */
+export interface AgentsSdkTools {
+  /** The agent's own tools and handoffs (`transfer_to_billing`), by name. */
+  readonly tools: Record<string, unknown>;
+  /** Each agent reachable by handoffs, by its subagent path: its tools and its own handoffs. */
+  readonly subagents: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * The tools of `agent` and of the agents it hands off to, for `createSession({ ...agentsSdkTools(agent) })`.
+ * Each handed-to agent is a subagent path named like the SDK names its handoff tool without `transfer_to_`
+ * (agent `billing`: path `billing`, rules `billing/refund_order`). Handoffs are traced as tool calls
+ * (`transfer_to_billing`, output `{ assistant: "billing" }`); no stub may answer one.
+ *
+ * An agent listed directly in `handoffs` is replaced there by the SDK's own `handoff(agent)`, which is what
+ * the SDK makes of it on every run anyway, so that tooltrace can catch the transfer.
+ */
+export function agentsSdkTools(agent: AgentsSdkRunnable): AgentsSdkTools {
+  const tools = toolsOf(agent);
+  const subagents: Record<string, Record<string, unknown>> = {};
+  const seen = new Set<AnyAgent>([agent as AnyAgent]);
+  const queue = handoffsOf(agent);
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const name = subagentName(next);
+    if (subagents[name] !== undefined) {
+      throw new TypeError(`[tooltrace] agentsSdkTools: two agents hand off under the same name "${next.name}"; give each agent a distinct name.`);
+    }
+    subagents[name] = toolsOf(next);
+    queue.push(...handoffsOf(next));
+  }
+  return { tools, subagents };
+}
+
+/** An agent's subagent path: its name as the SDK writes it in the handoff tool's name. */
+function subagentName(agent: AnyAgent): string {
+  return agent.name.replace(/[^a-zA-Z0-9]/g, "_");
+}
+
+function toolsOf(agent: AnyAgent): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const tool of agent.tools) record[tool.name] = tool;
+  for (const entry of caughtHandoffs(agent)) record[entry.toolName] = entry;
+  return record;
+}
+
+function handoffsOf(agent: AnyAgent): AnyAgent[] {
+  return caughtHandoffs(agent).map((entry) => entry.agent);
+}
+
+/** The agent's handoffs as `Handoff` objects, made once and kept on the agent so their calls can be caught. */
+function caughtHandoffs(agent: AnyAgent): AnyHandoff[] {
+  agent.handoffs = agent.handoffs.map((entry) => (entry instanceof Handoff ? entry : handoff(entry)));
+  return agent.handoffs as AnyHandoff[];
 }

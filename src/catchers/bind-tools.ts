@@ -1,6 +1,6 @@
 import type { InteractionHost } from "../chain/caught.js";
 import { StubConfigError } from "../errors.js";
-import { agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
+import { agentsSdkHandoff, agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf } from "./classify-tool.js";
 import { qualify, samePath, splitPath } from "./subagent.js";
 import { holdExecutor, releaseExecutor, type Executor } from "./tool-spies.js";
@@ -26,6 +26,8 @@ export interface ToolTraits {
   readonly approval: boolean;
   /** Nothing runs here: the app or the provider answers it. */
   readonly noExecutor: boolean;
+  /** An OpenAI Agents SDK handoff: traced, but no stub may answer it (the SDK needs the agent it hands to). */
+  readonly handoff: boolean;
 }
 
 /** The tools of a session: what it can stub, how to find a caught executor, and how to undo the patches. */
@@ -52,12 +54,13 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
       const shape = classifyTool(value);
       const where = `${path.length === 0 ? "tools" : `subagents.${path.join("/")}`}.${name}`;
       if (shape.kind === "refused") throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
-      const traits = { approval: shape.kind === "executor" && shape.approval, noExecutor: shape.kind === "no-executor" };
+      const traits = { approval: shape.kind === "executor" && shape.approval, noExecutor: shape.kind === "no-executor", handoff: shape.kind === "agents-sdk-handoff" };
       names.set(qualify(name, path), traits);
       if (shape.kind === "function") plan.push({ owner: record, key: name, name, path, async: shape.async, shape: inputFirst });
       if (shape.kind === "executor") plan.push({ owner: value as object, key: "execute", name, path, async: true, shape: inputFirst });
       if (shape.kind === "langchain") plan.push({ owner: value as object, key: "_call", name, path, async: true, shape: langchainCall });
       if (shape.kind === "agents-sdk") plan.push({ owner: value as object, key: "invoke", name, path, async: true, shape: agentsSdkInvoke });
+      if (shape.kind === "agents-sdk-handoff") plan.push({ owner: value as object, key: "onInvokeHandoff", name, path, async: true, shape: agentsSdkHandoff });
       if (shape.kind === "mcp") plan.push({ owner: shape.entry.client, key: "callTool", name, path, async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName });
     }
   }

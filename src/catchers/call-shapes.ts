@@ -19,6 +19,8 @@ export interface CallShape {
    * answer the same way.
    */
   deliver?(result: unknown): unknown;
+  /** What the trace keeps of a real result that is not data (the agent an Agents SDK handoff returns). */
+  traced?(result: unknown): unknown;
 }
 
 /** A plain function or an AI SDK `execute(input, { toolCallId })`. */
@@ -44,6 +46,17 @@ export const agentsSdkInvoke: CallShape = {
   callId: (args) => stringAt((args[2] as { toolCall?: unknown } | undefined)?.toolCall, "callId"),
   withInput: (args, input) => [args[0], typeof input === "string" ? input : JSON.stringify(input), ...args.slice(2)],
   deliver: (result) => (isThenable(result) ? Promise.resolve(result).catch(agentsSdkErrorText) : result),
+};
+
+/**
+ * An OpenAI Agents SDK handoff's `onInvokeHandoff(runContext, args)`: the input is the model's JSON text (often
+ * empty), and the real result, the agent handed to, is traced as the SDK tells the model: `{ assistant: name }`.
+ */
+export const agentsSdkHandoff: CallShape = {
+  input: (args) => (args[1] === "" || args[1] === undefined ? {} : parseJson(args[1])),
+  callId: () => undefined,
+  withInput: (args, input) => [args[0], typeof input === "string" ? input : JSON.stringify(input), ...args.slice(2)],
+  traced: (agent) => ({ assistant: stringAt(agent, "name") ?? null }),
 };
 
 /** The OpenAI Agents SDK's default text for a tool that failed (`defaultToolErrorFunction`). */

@@ -10,6 +10,8 @@ export type ToolShape =
   | { readonly kind: "langchain"; readonly name: string }
   /** An OpenAI Agents SDK function tool (`tool()`): its public `invoke` is patched. */
   | { readonly kind: "agents-sdk"; readonly name: string }
+  /** An OpenAI Agents SDK handoff (`handoff(agent)`): its `onInvokeHandoff` is patched, so the transfer is traced. */
+  | { readonly kind: "agents-sdk-handoff"; readonly name: string }
   /** A tool an MCP client reaches (from `mcpTools`): the client's `callTool` is patched. */
   | { readonly kind: "mcp"; readonly entry: McpToolEntry }
   /** An AI SDK tool without `execute` (the app answers it) or a provider-executed tool: known by name, nothing runs here. */
@@ -30,6 +32,7 @@ export function classifyTool(value: unknown): ToolShape {
   if (typeof record.execute === "function") return { kind: "executor", approval: record.needsApproval !== undefined && record.needsApproval !== false };
   if (isLangChainTool(record)) return { kind: "langchain", name: record.name as string };
   if (isAgentsSdkFunctionTool(record)) return { kind: "agents-sdk", name: record.name as string };
+  if (isAgentsSdkHandoff(record)) return { kind: "agents-sdk-handoff", name: record.toolName as string };
   const framework = frameworkOf(record);
   if (framework !== undefined) {
     return { kind: "refused", problem: `is ${framework}, whose calls tooltrace cannot catch yet (no adapter)`, fix: IMPL_FIX };
@@ -48,6 +51,11 @@ function isAgentsSdkFunctionTool(record: Record<string, unknown>): boolean {
   return record.type === "function" && typeof record.name === "string" && typeof record.invoke === "function" && "parameters" in record;
 }
 
+/** An OpenAI Agents SDK `Handoff`: the tool name the model calls, and the public `onInvokeHandoff(runContext, args)`. */
+function isAgentsSdkHandoff(record: Record<string, unknown>): boolean {
+  return typeof record.toolName === "string" && typeof record.onInvokeHandoff === "function" && typeof record.getHandoffAsFunctionTool === "function";
+}
+
 function frameworkOf(record: Record<string, unknown>): string | undefined {
   if (typeof record.callback === "function" || (typeof record.handler === "function" && typeof record.update === "function")) return "an MCP server's registered tool (tooltrace catches MCP tools at the client: `tools: await mcpTools(client)`)";
   if (typeof record.invoke === "function" || typeof record.call === "function") return "a tool object with `invoke`/`call` but no `execute`";
@@ -62,7 +70,7 @@ function isAsyncFunction(fn: Function): boolean {
 /** The tools of an array keyed by their own names, when every item is a named framework tool (LangChain, Agents SDK). */
 export function namedToolsOf(items: readonly unknown[]): Record<string, unknown> | undefined {
   const shapes = items.map(classifyTool);
-  if (items.length === 0 || !shapes.every((shape) => shape.kind === "langchain" || shape.kind === "agents-sdk")) return undefined;
+  if (items.length === 0 || !shapes.every((shape) => shape.kind === "langchain" || shape.kind === "agents-sdk" || shape.kind === "agents-sdk-handoff")) return undefined;
   return Object.fromEntries(shapes.map((shape, i) => [(shape as { name: string }).name, items[i]]));
 }
 

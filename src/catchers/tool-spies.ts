@@ -75,7 +75,7 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
       },
     };
     const caughtInput = shape.input(args);
-    const caught = { kind: "tool", executor, input: caughtInput, callId: shape.callId(args), toolName: shape.toolName?.(args) } as const;
+    const caught = { kind: "tool", executor, input: caughtInput, callId: shape.callId(args), toolName: shape.toolName?.(args), traced: shape.traced } as const;
     if (!executor.async) return context.host.handle(context, caught, terminal);
     // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
     let answer: unknown;

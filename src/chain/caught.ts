@@ -18,6 +18,8 @@ export interface CaughtToolCall {
   readonly callId: string | undefined;
   /** The tool the call names, for an executor that serves several (an MCP client's `callTool`). */
   readonly toolName?: string | undefined;
+  /** What the trace keeps of the result, when the result itself is not data. */
+  readonly traced?: ((result: unknown) => unknown) | undefined;
 }
 
 /** A model call, as the AI SDK model object or the wire mock caught it. */

@@ -6,7 +6,7 @@ import { httpIsCaught } from "../catchers/msw-http-flag.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
 import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
 import { buildSteps } from "../chain/build-steps.js";
-import { ChainCall, isThenable, type ChainHost } from "../chain/chain-call.js";
+import { ChainCall, isThenable, type ChainHost, type ResultWriter } from "../chain/chain-call.js";
 import type { Step, Terminal } from "../chain/types.js";
 import { TooltraceError } from "../errors.js";
 import { createResponder, type Responder } from "../model/responder.js";
@@ -89,7 +89,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
-      this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()) });
+      this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()), notStubbable: handoffsOf(this.bound.names) });
     } catch (error) {
       this.bound.unbind();
       throw error;
@@ -240,21 +240,23 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const record = this.log.openTool(turn, caught.callId ?? asked?.id ?? `call_${this.callCount}`, tool, path, qualifiedName, caught.input);
     // A delegation tool (named like a subagent path, `researcher`) runs its subagent inside that path, so the
     // subagent's calls are `researcher/...` even on a shared tools record; strict mode lets it run, since
-    // every call it makes is caught in turn. HTTP made while a real tool runs is linked to it. Both need a
-    // context of their own; otherwise the call stays in the current one.
+    // every call it makes is caught in turn. An Agents SDK handoff only names the next agent, so it runs too.
+    // HTTP made while a real tool runs is linked to it. These need a context of their own; otherwise the call
+    // stays in the current one.
     const subagent = this.subagentPaths.has(qualifiedName) ? [...path, tool] : undefined;
+    const routing = subagent !== undefined || this.bound.names.get(qualifiedName)?.handoff === true;
     const real: Terminal =
-      subagent !== undefined || httpIsCaught()
+      routing || httpIsCaught()
         ? {
             source: terminal.source,
-            live: subagent === undefined,
+            live: !routing,
             run: (input, progress) => runInTurnContext({ ...context, path: subagent ?? context.path, parentSeq: record.seq }, () => terminal.run(input, progress)),
           }
         : terminal;
     const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
     return {
       record,
-      run: () => new ChainCall(host, record, qualifiedName, caught.input, real, writeToolResult).run(steps),
+      run: () => new ChainCall(host, record, qualifiedName, caught.input, real, caught.traced ? tracedWith(caught.traced) : writeToolResult).run(steps),
       what: `${qualifiedName}(${compactJson(caught.input)})`,
     };
   }
@@ -421,6 +423,15 @@ function pathOf(registration: ToolRegistration, active: readonly string[]): read
   const { paths } = registration;
   if (paths.some((path) => samePath(path, active))) return active;
   return paths.length === 1 ? (paths[0] as readonly string[]) : active;
+}
+
+function handoffsOf(names: ReadonlyMap<string, ToolTraits>): Map<string, string> {
+  const handoffs = [...names].filter(([, traits]) => traits.handoff);
+  return new Map(handoffs.map(([name]) => [name, "it is an OpenAI Agents SDK handoff, which must return the agent it hands to; stub the tools of that agent (its subagent path) instead."]));
+}
+
+function tracedWith(traced: (result: unknown) => unknown): ResultWriter<ToolCall> {
+  return (record, output) => writeToolResult(record, traced(output));
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

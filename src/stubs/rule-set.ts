@@ -26,6 +26,8 @@ export interface RuleSetOptions {
    * A rule naming another tool is refused. Omit when the tools are not known (an agent in another process).
    */
   readonly knownTools?: ReadonlySet<string>;
+  /** Known tools no stub may answer, each with what to do instead (an OpenAI Agents SDK handoff). */
+  readonly notStubbable?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -99,7 +101,7 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
       );
     }
     seen.set(rule.id, index);
-    checkToolName(rule, options.knownTools);
+    checkToolName(rule, options.knownTools, options.notStubbable);
     try {
       return { ...rule, program: compileMatch(rule.match) };
     } catch (error) {
@@ -109,7 +111,9 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
   return new RuleSet(compiled);
 }
 
-function checkToolName(rule: NormalizedRule, knownTools: ReadonlySet<string> | undefined): void {
+function checkToolName(rule: NormalizedRule, knownTools: ReadonlySet<string> | undefined, notStubbable: ReadonlyMap<string, string> | undefined): void {
+  const refused = notStubbable?.get(rule.qualifiedTool);
+  if (refused !== undefined) throw new StubConfigError({ ruleId: rule.id, ruleIndex: rule.index, pointer: "/tool" }, `"${rule.qualifiedTool}" cannot be stubbed.`, refused);
   if (knownTools === undefined || knownTools.has(rule.qualifiedTool)) return;
   const near = suggestName(rule.qualifiedTool, knownTools);
   const path = rule.qualifiedTool.includes("/") ? rule.qualifiedTool.slice(0, rule.qualifiedTool.lastIndexOf("/")) : undefined;

@@ -2,7 +2,7 @@ import { Agent, setDefaultOpenAIKey, tool } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, type MockModelRequest, type MockModelResponse } from "tooltrace";
-import { agentsSdkAgent } from "tooltrace/agents-sdk";
+import { agentsSdkAgent, agentsSdkTools } from "tooltrace/agents-sdk";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 
 /** The model, on the wire: the support agent looks the order up and asks billing; billing refunds. */
@@ -68,5 +68,61 @@ describe("OpenAI Agents SDK function tools are caught through their public invok
     expect(turn).toHaveFailedAction("lookup_order", { error: "order service down" });
     const seen = turn.modelCalls[1]?.request as MockModelRequest;
     expect(seen.toolResults[0]?.output).toBe("An error occurred while running the tool. Please try again. Error: TimeoutError: order service down");
+  });
+});
+
+describe("OpenAI Agents SDK handoffs are subagent paths", () => {
+  /** Triage hands off to billing; billing looks the order up with the same tool object, then refunds. */
+  function handoffModel(request: MockModelRequest): MockModelResponse | string {
+    const names = request.toolResults.map((result) => result.name);
+    if (!request.messages[0]?.text.includes("You handle refunds")) return names.length === 0 ? { toolCalls: [{ name: "transfer_to_billing", input: {} }] } : "Triage is done.";
+    if (names.includes("refund_order")) return `Refunded A1 (${String(request.toolResults.at(-1)?.output)}).`;
+    if (names.includes("lookup_order")) return { toolCalls: [{ name: "refund_order", input: { order_id: "A1" } }] };
+    return { toolCalls: [{ name: "lookup_order", input: { order_id: "A1" } }] };
+  }
+
+  function triageAgents(realRuns: string[]) {
+    const lookup = tool({ name: "lookup_order", description: "Look an order up.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`lookup ${order_id}`), { status: "unknown" }) });
+    const refund = tool({ name: "refund_order", description: "Refund an order.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`refund ${order_id}`), "refunded for real") });
+    const billing = new Agent({ name: "billing", instructions: "You handle refunds.", model: "gpt-4.1", tools: [lookup, refund] });
+    const triage = new Agent({ name: "triage", instructions: "You route customers.", model: "gpt-4.1", tools: [lookup], handoffs: [billing] });
+    return { triage, billing };
+  }
+
+  test("the transfer is traced; the handed-to agent's calls carry its path, and a root rule never answers them", async () => {
+    {
+      const realRuns: string[] = [];
+      const { triage } = triageAgents(realRuns);
+      const session = createSession({
+        agent: agentsSdkAgent(triage),
+        ...agentsSdkTools(triage),
+        llm: handoffModel,
+        strict: true,
+        unusedRules: "ignore",
+        stubs: [
+          { id: "root-lookup", tool: "lookup_order", outcome: { response: { status: "seen by triage" } } },
+          { id: "billing-lookup", tool: "billing/lookup_order", outcome: { response: { status: "delivered" } } },
+          { id: "refund", tool: "billing/refund_order", outcome: { response: "refund 77" } },
+        ],
+      });
+      const turn = await session.send("Please refund order A1.");
+      expect(turn).toSucceed();
+      expect(realRuns).toEqual([]);
+      expect(turn.text).toBe("Refunded A1 (refund 77).");
+      expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy?.kind, call.output])).toEqual([
+        ["transfer_to_billing", "real", { assistant: "billing" }],
+        ["billing/lookup_order", "stub", { status: "delivered" }],
+        ["billing/refund_order", "stub", "refund 77"],
+      ]);
+      expect(turn.toolCalls[0]?.id).toBe(turn.modelCalls[0]?.reply.toolCalls[0]?.id);
+      expect(turn).toHaveToolOrder(["transfer_to_billing", "billing/lookup_order", "billing/refund_order"]);
+    }
+  });
+
+  test("a stub for a handoff is refused at setup, saying what to stub instead", () => {
+    const { triage } = triageAgents([]);
+    expect(() => createSession({ agent: agentsSdkAgent(triage), ...agentsSdkTools(triage), stubs: [{ id: "no", tool: "transfer_to_billing", outcome: { response: {} } }] })).toThrow(
+      /rule "no".*"transfer_to_billing" cannot be stubbed.*OpenAI Agents SDK handoff.*stub the tools of that agent/s,
+    );
   });
 });
