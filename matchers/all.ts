@@ -9,6 +9,7 @@ import { toSucceed } from "./to-succeed.js";
 import { toHaveModelCalls } from "./to-have-model-calls.js";
 import { toHaveOfferedTool } from "./to-have-offered-tool.js";
 import { toHaveUsageAtMost } from "./to-have-usage-at-most.js";
+import { toHaveResult } from "./to-have-result.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
 export const matchers = {
@@ -23,4 +24,5 @@ export const matchers = {
   toHaveModelCalls,
   toHaveUsageAtMost,
   toHaveOfferedTool,
+  toHaveResult,
 };

@@ -13,6 +13,7 @@ export { toHaveAtMostToolCalls } from "./to-have-at-most-tool-calls.js";
 export { toHaveModelCalls } from "./to-have-model-calls.js";
 export { toHaveUsageAtMost, type UsageLimit } from "./to-have-usage-at-most.js";
 export { toHaveOfferedTool } from "./to-have-offered-tool.js";
+export { toHaveResult } from "./to-have-result.js";
 export type { CountExpectation } from "./lib/count.js";
 export type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 export type { TooltraceMatchers } from "./types.js";

@@ -31,4 +31,6 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveUsageAtMost(limit: UsageLimit): R;
   /** Some model call was offered this tool. */
   toHaveOfferedTool(name: string): R;
+  /** A middleware's `afterEval` kept a result under `name`, matching `expected` (subset) when given. */
+  toHaveResult(name: string, expected?: unknown): R;
 }

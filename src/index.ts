@@ -40,3 +40,8 @@ export type { Step, StepContext, Terminal, TerminalProgress } from "./chain/type
 export { StubConfigError, TooltraceError } from "./errors.js";
 export { createResponder, type Responder } from "./model/index.js";
 export type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, MockModelResponse, MockModelMessage, MockModelTool, MockModelToolCall, MockModelToolResult, MockModelUsage } from "./model/types.js";
+export type { Middleware, MiddlewareContext, ToolCallMiddlewareArgs, BeforeEvalArgs, AfterEvalArgs, MaybePromise } from "./middleware/types.js";
+export { useMiddleware } from "./middleware/shared-middleware.js";
+export { MiddlewareAbort } from "./middleware/turn-middleware.js";
+export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middleware/scrubber.js";
+export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";

@@ -20,13 +20,13 @@ export type ResultWriter<R extends Interaction> = (record: Mutable<R>, result: u
 type AnyRecord = Mutable<Interaction>;
 
 /**
- * One interaction travelling the chain: the context every step sees, and the record it fills. Only the
- * chain writes the record; steps use the context's methods.
+ * One interaction travelling the chain, and the record it fills. Only the chain writes the record; each step
+ * sees it through a {@link StepView} of its own, so what a step changes is credited to it even when it acts
+ * after an await.
  */
-export class ChainCall implements StepContext, TerminalProgress {
+export class ChainCall implements TerminalProgress {
   readonly originalInput: unknown;
   input: unknown;
-  private current = "";
   private rejected = false;
 
   readonly record: AnyRecord;
@@ -83,8 +83,7 @@ export class ChainCall implements StepContext, TerminalProgress {
     this.host.violation(message, this.record.turnIndex);
   }
 
-  transform(result: unknown, fn: (value: unknown) => unknown): unknown {
-    const by = this.current;
+  transform(result: unknown, fn: (value: unknown) => unknown, by: string): unknown {
     const note = () => (this.record.changes = [...(this.record.changes ?? []), { by, what: "output" }]);
     if (isThenable(result)) {
       return Promise.resolve(result).then((value) => {
@@ -104,7 +103,7 @@ export class ChainCall implements StepContext, TerminalProgress {
   run(steps: readonly Step[]): unknown {
     let result: unknown;
     try {
-      result = this.dispatch(steps, 0, this.input);
+      result = this.dispatch(steps, 0, this.input, "");
     } catch (error) {
       this.settleError(error);
       throw error;
@@ -125,24 +124,18 @@ export class ChainCall implements StepContext, TerminalProgress {
     return result;
   }
 
-  private dispatch(steps: readonly Step[], index: number, input: unknown): unknown {
-    if (input !== this.input) this.rewrite(input);
+  /** Runs step `index` (or the terminal) with `input`, which the step named `by` passed on. */
+  private dispatch(steps: readonly Step[], index: number, input: unknown, by: string): unknown {
+    if (input !== this.input) this.rewrite(input, by);
     const step = steps[index];
     if (step === undefined) {
       this.record.answeredBy ??= this.terminal.source;
-      this.current = "";
       return this.terminal.run(this.input, this);
     }
-    this.current = step.name;
-    return step.run(this, (...next: unknown[]) => {
-      const result = this.dispatch(steps, index + 1, next.length === 0 ? this.input : next[0]);
-      // Back in this step: whatever it does next (transform the result) is its own doing.
-      this.current = step.name;
-      return result;
-    });
+    return step.run(new StepView(this, step.name), (...next: unknown[]) => this.dispatch(steps, index + 1, next.length === 0 ? this.input : next[0], step.name));
   }
 
-  private rewrite(input: unknown): void {
+  private rewrite(input: unknown, by: string): void {
     const record = this.record;
     if (record.kind === "tool") {
       if (!("originalInput" in record)) record.originalInput = this.originalInput;
@@ -150,7 +143,7 @@ export class ChainCall implements StepContext, TerminalProgress {
     } else if (record.kind === "model") {
       record.request = input;
     }
-    record.changes = [...(record.changes ?? []), { by: this.current, what: "input" }];
+    record.changes = [...(record.changes ?? []), { by, what: "input" }];
     this.input = input;
   }
 
@@ -164,6 +157,54 @@ export class ChainCall implements StepContext, TerminalProgress {
     this.record.status = this.rejected ? "rejected" : "failed";
     this.record.error = toTraceError(error);
     this.host.log.close(this.record);
+  }
+}
+
+/** What one step sees of a chain call: the call's state, with what the step changes credited to it. */
+class StepView implements StepContext {
+  constructor(
+    private readonly call: ChainCall,
+    private readonly stepName: string,
+  ) {}
+
+  get kind(): InteractionKind {
+    return this.call.kind;
+  }
+  get record(): Readonly<Interaction> {
+    return this.call.record;
+  }
+  get name(): string {
+    return this.call.name;
+  }
+  get originalInput(): unknown {
+    return this.call.originalInput;
+  }
+  get input(): unknown {
+    return this.call.input;
+  }
+  get strict(): boolean {
+    return this.call.strict;
+  }
+  get live(): boolean {
+    return this.call.live;
+  }
+  get sessionName(): string {
+    return this.call.sessionName;
+  }
+  answer<T>(value: T, source: AnswerSource): T {
+    return this.call.answer(value, source);
+  }
+  fail(error: unknown, source: AnswerSource): never {
+    return this.call.fail(error, source);
+  }
+  reject(message: string, source: AnswerSource): never {
+    return this.call.reject(message, source);
+  }
+  violation(message: string): void {
+    this.call.violation(message);
+  }
+  transform(result: unknown, fn: (value: unknown) => unknown): unknown {
+    return this.call.transform(result, fn, this.stepName);
   }
 }
 

@@ -3,6 +3,7 @@ import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/rout
 import { qualify, samePath, splitPath } from "../catchers/subagent.js";
 import type { Executor } from "../catchers/tool-spies.js";
 import { httpIsCaught } from "../catchers/msw-http-flag.js";
+import { catchModelCall } from "../catchers/model-call.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
 import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
 import { buildSteps } from "../chain/build-steps.js";
@@ -17,6 +18,11 @@ import { SessionLog } from "../trace/session-log.js";
 import { turnToJson } from "../trace/turn-json.js";
 import type { Interaction, ToolCall, Turn } from "../trace/types.js";
 import { ZERO_USAGE } from "../trace/usage.js";
+import { checkMiddleware } from "../middleware/check-middleware.js";
+import { sharedMiddleware } from "../middleware/shared-middleware.js";
+import { middlewareSteps, TurnMiddleware, type MiddlewareHost } from "../middleware/turn-middleware.js";
+import type { Middleware } from "../middleware/types.js";
+import { requestView } from "../model/request-view.js";
 import { applyReply } from "./apply-reply.js";
 import { AskedCalls, type AskedCall } from "./asked-calls.js";
 import { reportLateCall } from "./late-calls.js";
@@ -72,6 +78,11 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private readonly toolNames: readonly string[];
   /** The subagent paths given in `subagents` (`researcher`, `researcher/assistant`). */
   private readonly subagentPaths: ReadonlySet<string>;
+  /** The shared middleware (`useMiddleware`), then the session's own. */
+  private readonly middleware: readonly Middleware[];
+  /** The running turn's middleware, by turn index; gone when the turn ends, so a late call passes through. */
+  private readonly turnMiddleware = new Map<number, TurnMiddleware>();
+  private readonly middlewareHost: MiddlewareHost;
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -86,6 +97,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.agent = options.agent;
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
+    this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -95,7 +107,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw error;
     }
     this.toolNames = [...this.bound.names.keys()];
-    this.steps = buildSteps({ steps: checkSteps(options.steps), rules: this.rules, strict: this.strict });
+    const middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
+    this.middlewareHost = middlewareHost;
+    const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
+    this.steps = buildSteps({ steps, rules: this.rules, strict: this.strict });
   }
 
   get history(): readonly TMessage[] {
@@ -135,9 +150,16 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       options.timeoutMs === undefined
         ? undefined
         : setTimeout(() => controller.abort(new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`)), options.timeoutMs);
+    const middleware = this.middleware.length === 0 ? undefined : new TurnMiddleware(this.middlewareHost, turn.index, this.middleware);
+    if (middleware !== undefined) {
+      this.turnMiddleware.set(turn.index, middleware);
+      turn.results = middleware.results;
+    }
     try {
+      const sent = middleware === undefined ? message : await raceAbort(runInTurnContext(context, () => middleware.before(message)), controller.signal);
+      if (sent !== message) turn.rewriteMessage(sent);
       const history = [...this.historyList];
-      const run = runInTurnContext(context, () => Promise.resolve().then(() => this.agent(message, { history, signal: controller.signal, turn })));
+      const run = runInTurnContext(context, () => Promise.resolve().then(() => this.agent(sent, { history, signal: controller.signal, turn })));
       this.agentsInFlight += 1;
       const settled = () => {
         this.agentsInFlight -= 1;
@@ -145,8 +167,13 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       };
       run.then(settled, settled);
       const reply = await raceAbort(run, controller.signal);
-      this.historyList.push(...applyReply(turn, message, reply));
+      const added = applyReply(turn, sent, reply);
       this.settleAskedCalls(turn, true);
+      if (middleware !== undefined) {
+        const finished = { message: sent, answer: turn.text, toolCalls: turn.toolCalls, turn };
+        await raceAbort(runInTurnContext(context, () => middleware.after(finished)), controller.signal);
+      }
+      this.historyList.push(...added);
       turn.finish("completed", this.log.now() - turn.start);
     } catch (error) {
       this.settleAskedCalls(turn, false);
@@ -154,6 +181,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       external?.removeEventListener("abort", onExternalAbort);
+      this.turnMiddleware.delete(turn.index);
       this.running = undefined;
     }
     return turn;
@@ -182,6 +210,23 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.violations.push(message);
     const turn = turnIndex === undefined ? this.running?.turn : this.turns[turnIndex];
     turn?.violations.push(message);
+  }
+
+  /** Ends turn `turnIndex` with `error` if it is the one running (a middleware's `abort`, or its failure). */
+  abortTurn(turnIndex: number, error: Error): void {
+    if (this.running?.turn.index === turnIndex) this.running.controller.abort(error);
+  }
+
+  /** One prompt to the session's model, with no tools, traced as a model call of turn `turnIndex` (`ctx.callLLM`). */
+  async callLLM(turnIndex: number, prompt: string): Promise<string> {
+    if (this.responder === undefined) {
+      throw new TooltraceError(`ctx.callLLM needs the session's model: create ${this.name} with \`llm\` (anything mockModel() accepts), e.g. createSession({ llm: (request) => "..." }).`);
+    }
+    if (typeof prompt !== "string") throw new TypeError("[tooltrace] ctx.callLLM(prompt): `prompt` must be a string.");
+    const running = this.running?.turn.index === turnIndex ? this.running.context : undefined;
+    const request = requestView([{ role: "user", text: prompt }], [], []);
+    const reply = await catchModelCall(this.responder, { provider: "tooltrace.callLLM", model: "session-llm", streamed: false, request }, undefined, running);
+    return reply.text;
   }
 
   takeViolations(): string[] {
@@ -435,7 +480,11 @@ function tracedWith(traced: (result: unknown) => unknown): ResultWriter<ToolCall
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The work may have aborted the turn itself before failing: its failure is the abort's, already reported.
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });

@@ -1,4 +1,5 @@
 import type { ToolsInput } from "../catchers/bind-tools.js";
+import type { Middleware } from "../middleware/types.js";
 import type { Step } from "../chain/types.js";
 import type { MockModelInput } from "../model/types.js";
 import type { ToolStub } from "../stubs/types.js";
@@ -69,6 +70,12 @@ export interface SessionOptions<TMessage = unknown> {
    * The building block of middleware.
    */
   readonly steps?: readonly Step[];
+  /**
+   * Middleware around this session's turns, after those set by `useMiddleware` (the plugin's `middleware`):
+   * `beforeEval` may rewrite the user message, `onToolCall` wraps each tool call (answer it, rewrite its
+   * input, transform its result), `afterEval` grades the run into `turn.results[name]`.
+   */
+  readonly middleware?: readonly Middleware[];
   /**
    * The mock model that answers this session's LLM requests on the wire (anything `mockModel()` accepts),
    * instead of the wire server's own: one wire server (`tooltrace({ llm: true })`, `startLlmServer()`) can

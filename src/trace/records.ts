@@ -9,6 +9,8 @@ export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export class TurnRecord implements Turn {
   text = "";
   assistantTexts: string[] = [];
+  originalUserMessage?: string;
+  results: Readonly<Record<string, unknown>> = {};
   readonly toolCalls: Mutable<ToolCall>[] = [];
   readonly modelCalls: Mutable<ModelCall>[] = [];
   readonly httpCalls: Mutable<HttpCall>[] = [];
@@ -24,7 +26,7 @@ export class TurnRecord implements Turn {
 
   constructor(
     readonly index: number,
-    readonly userMessage: string,
+    public userMessage: string,
     start: number,
     readonly tools: readonly string[] = [],
   ) {
@@ -41,6 +43,12 @@ export class TurnRecord implements Turn {
   /** The turn's records of every kind, in the order they started. */
   get interactions(): Interaction[] {
     return [...this.toolCalls, ...this.modelCalls, ...this.httpCalls].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** A middleware's `beforeEval` rewrote the message: the turn keeps both. */
+  rewriteMessage(message: string): void {
+    this.originalUserMessage ??= this.userMessage;
+    this.userMessage = message;
   }
 
   finish(status: "completed" | "failed", durationMs: number, error?: unknown): void {

@@ -20,6 +20,7 @@ export function turnToJson(turn: Turn): TurnJson {
     version: TRACE_FORMAT_VERSION,
     index: turn.index,
     userMessage: turn.userMessage,
+    ...(turn.originalUserMessage !== undefined ? { originalUserMessage: turn.originalUserMessage } : {}),
     status: turn.status,
     text: turn.text,
     assistantTexts: [...turn.assistantTexts],
@@ -32,6 +33,7 @@ export function turnToJson(turn: Turn): TurnJson {
     modelCalls: turn.modelCalls.map((call) => interactionToJson(call)),
     httpCalls: turn.httpCalls.map((call) => interactionToJson(call)),
     tools: [...turn.tools],
+    results: toJsonValue(turn.results) as Record<string, unknown>,
   };
 }
 

@@ -163,7 +163,12 @@ export type TurnStatus = "running" | "completed" | "failed";
 /** One user message and everything the agent did to answer it. */
 export interface Turn {
   readonly index: number;
+  /** The user message as the agent got it. */
   readonly userMessage: string;
+  /** The message as `send` was given it, when a middleware's `beforeEval` rewrote it. */
+  readonly originalUserMessage?: string;
+  /** What each middleware's `afterEval` returned, by middleware name (a grade, a verdict); `{}` without any. */
+  readonly results: Readonly<Record<string, unknown>>;
   /** The agent's final reply text. */
   readonly text: string;
   /**

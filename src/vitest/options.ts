@@ -21,4 +21,10 @@ export interface TooltracePluginOptions {
    * defaults.
    */
   readonly llm?: boolean | PluginLlmOptions;
+  /**
+   * Modules whose default export is the middleware (an array, or one) for every session of the run, before
+   * each session's own: paths relative to the project root, e.g. `"./test/eval-middleware.ts"`. Editing one
+   * re-runs the tests in watch mode, as any setup file does.
+   */
+  readonly middleware?: string | readonly string[];
 }

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TooltracePluginOptions } from "./options.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
   readonly name: string;
-  config(config?: { test?: { include?: unknown } }): { test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions } } };
+  config(config?: { root?: string; test?: { include?: unknown; root?: string } }): { test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions } } };
 }
 
 /** Eval files, found beside test files: `todo.eval.ts`. */
@@ -32,13 +33,17 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
     throw new TypeError("[tooltrace] tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
   }
+  const middleware = options.middleware === undefined ? [] : typeof options.middleware === "string" ? [options.middleware] : options.middleware;
+  if (!Array.isArray(middleware) || middleware.some((path) => typeof path !== "string" || path === "")) {
+    throw new TypeError('[tooltrace] tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.');
+  }
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
   return {
     name: "tooltrace",
     // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
     // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.
     config: (config) => ({
-      test: { setupFiles, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options } } },
+      test: { setupFiles, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options, middleware: middleware.map((path) => (isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path))) } } },
     }),
   };
 }

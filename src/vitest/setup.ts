@@ -7,6 +7,9 @@
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
+import { useMiddleware } from "../middleware/shared-middleware.js";
+import type { Middleware } from "../middleware/types.js";
+import type { TooltracePluginOptions } from "./options.js";
 import { finishTest } from "../session/finish-test.js";
 import { takeLateCallReports } from "../session/late-calls.js";
 import { runInScope, TestScope } from "../session/scope.js";
@@ -14,6 +17,8 @@ import { runInScope, TestScope } from "../session/scope.js";
 vitest.expect.extend(matchers);
 
 const options = readOptions();
+const middlewarePaths = typeof options.middleware === "string" ? [options.middleware] : (options.middleware ?? []);
+if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePaths));
 const scopes = new WeakMap<object, TestScope>();
 
 type TaskLike = { name: string; fullName?: string; file?: { name: string } };
@@ -70,7 +75,19 @@ vitest.afterAll(() => {
   if (late.length > 0) throw new Error(`calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`);
 });
 
-function readOptions(): { unusedRules?: "warn" | "error" | "ignore" } {
+/** The middleware the plugin's `middleware` modules export by default (an array, or one). */
+async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {
+  const lists = await Promise.all(
+    paths.map(async (path) => {
+      const exported = ((await import(/* @vite-ignore */ path)) as { default?: unknown }).default;
+      if (exported === undefined) throw new TypeError(`[tooltrace] tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
+      return (Array.isArray(exported) ? exported : [exported]) as Middleware[];
+    }),
+  );
+  return lists.flat();
+}
+
+function readOptions(): TooltracePluginOptions {
   try {
     return vitest.inject("tooltrace") ?? {};
   } catch {

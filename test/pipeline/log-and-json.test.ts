@@ -41,7 +41,7 @@ describe("the JSON form of a turn", () => {
     const turn = await session.send("go");
     const json = turnToJson(turn);
     expect(json.version).toBe(TRACE_FORMAT_VERSION);
-    expect(Object.keys(json)).toEqual(["version", "index", "userMessage", "status", "text", "assistantTexts", "usage", "violations", "startedAt", "durationMs", "toolCalls", "modelCalls", "httpCalls", "tools"]);
+    expect(Object.keys(json)).toEqual(["version", "index", "userMessage", "status", "text", "assistantTexts", "usage", "violations", "startedAt", "durationMs", "toolCalls", "modelCalls", "httpCalls", "tools", "results"]);
     expect(Object.keys(json.toolCalls[0]!)).toEqual(["seq", "kind", "turnIndex", "status", "answeredBy", "startedAt", "start", "end", "durationMs", "id", "tool", "path", "qualifiedName", "input", "output"]);
     expect(json.toolCalls[0]?.output).toEqual({ at: "1970-01-01T00:00:00.000Z", n: 1, fn: "[Function fn]" });
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);

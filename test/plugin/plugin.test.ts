@@ -93,4 +93,16 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
       ["a session without its own model gets the default reply", "passed", ""],
     ]);
   });
+
+  test("middleware: modules named in the plugin apply to every session, before each session's own", { timeout: 60_000 }, async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "tooltrace-middleware-")), "report.json");
+    const middlewareConfig = join(import.meta.dirname, "../fixtures/middleware-project/vitest.config.ts");
+    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", middlewareConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
+    const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
+    const results = report.testResults.flatMap((file) => file.assertionResults);
+    expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 300)])).toEqual([
+      ["the plugin's middleware grades every session, before the session's own", "passed", ""],
+      ["a wrong answer is graded as failing", "passed", ""],
+    ]);
+  });
 });

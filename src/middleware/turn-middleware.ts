@@ -1,0 +1,165 @@
+import { isThenable } from "../chain/chain-call.js";
+import type { Step, StepContext } from "../chain/types.js";
+import { TooltraceError } from "../errors.js";
+import type { ToolCall, Turn } from "../trace/types.js";
+import type { MaybePromise, Middleware, MiddlewareContext } from "./types.js";
+
+/** What a turn's middleware needs from its session. */
+export interface MiddlewareHost {
+  readonly name: string;
+  /** Records a problem of turn `turnIndex` that fails the test even if the agent recovers. */
+  violation(message: string, turnIndex: number): void;
+  /** Ends turn `turnIndex` with `error`, if it is still running. */
+  abortTurn(turnIndex: number, error: Error): void;
+  /** One prompt to the session's model, traced in turn `turnIndex`; resolves to the reply's text. */
+  callLLM(turnIndex: number, prompt: string): Promise<string>;
+}
+
+/** Thrown by `ctx.abort(reason)`: the turn ends with it; not a middleware's fault. */
+export class MiddlewareAbort extends TooltraceError {
+  override readonly name = "MiddlewareAbort";
+}
+
+/** Thrown by `fail(error)` in `onToolCall`: the call fails with `error`, as if the tool had thrown it. */
+class CallFailure {
+  constructor(readonly error: Error) {}
+}
+
+const PASSED_ON = Symbol("passed on");
+
+/** The middleware of one turn: their shared `data`, the `afterEval` results, and each phase run in order. */
+export class TurnMiddleware {
+  readonly data: Record<string, unknown> = {};
+  readonly results: Record<string, unknown> = {};
+
+  constructor(
+    private readonly host: MiddlewareHost,
+    private readonly turnIndex: number,
+    private readonly list: readonly Middleware[],
+  ) {}
+
+  /** Runs every `beforeEval` in order; resolves to the message the agent gets. */
+  async before(message: string): Promise<string> {
+    let current = message;
+    for (const middleware of this.list) {
+      if (middleware.beforeEval === undefined) continue;
+      const out = await this.guard(middleware, "beforeEval", () => middleware.beforeEval?.({ message: current, ctx: this.context(middleware) }));
+      if (out === undefined) continue;
+      if (typeof out !== "string") throw this.failure(middleware, "beforeEval", new TypeError(`beforeEval must return the new message as a string, or nothing; got ${typeof out}`));
+      current = out;
+    }
+    return current;
+  }
+
+  /** Runs every `afterEval` in order, keeping what each returns under its name. */
+  async after(run: { message: string; answer: string; toolCalls: readonly ToolCall[]; turn: Turn }): Promise<void> {
+    for (const middleware of this.list) {
+      if (middleware.afterEval === undefined) continue;
+      const out = await this.guard(middleware, "afterEval", () => middleware.afterEval?.({ ...run, ctx: this.context(middleware) }));
+      if (out !== undefined) this.results[middleware.name] = out;
+    }
+  }
+
+  /** One middleware's `onToolCall` around one tool call, as a step of the chain. */
+  toolCall(middleware: Middleware, onToolCall: NonNullable<Middleware["onToolCall"]>, ctx: StepContext, next: (input?: unknown) => unknown): unknown {
+    const source = { kind: "middleware", name: middleware.name } as const;
+    let handled: { value: unknown } | undefined;
+    let toolError: unknown = PASSED_ON;
+    const handler = (...input: unknown[]): unknown => {
+      if (handled !== undefined) throw new TooltraceError(`middleware "${middleware.name}" called handler twice for ${ctx.name}; call it at most once.`);
+      const entry = { value: undefined as unknown };
+      handled = entry;
+      const failed = (error: unknown): never => {
+        toolError = error;
+        throw error;
+      };
+      let result: unknown;
+      try {
+        result = input.length === 0 ? next() : next(input[0]);
+      } catch (error) {
+        failed(error);
+      }
+      if (!isThenable(result)) return (entry.value = result);
+      return Promise.resolve(result).then((value) => (entry.value = value), failed);
+    };
+    const settle = (value: unknown): unknown => {
+      if (handled === undefined) return ctx.answer(value, source);
+      // Credited to this middleware in the trace when the agent sees something else than the tool answered.
+      return value === handled.value ? value : ctx.transform(value, () => value);
+    };
+    const fail = (error: unknown): never => {
+      if (error instanceof CallFailure) return ctx.fail(error.error, source);
+      if (error === toolError) throw error;
+      throw this.failure(middleware, "onToolCall", error);
+    };
+    let out: unknown;
+    try {
+      out = onToolCall({
+        tool: ctx.name,
+        input: ctx.input,
+        callId: ctx.record.kind === "tool" ? ctx.record.id : "",
+        handler,
+        fail: (error) => {
+          throw new CallFailure(typeof error === "string" ? new Error(error) : error);
+        },
+        ctx: this.context(middleware),
+      });
+    } catch (error) {
+      return fail(error);
+    }
+    return isThenable(out) ? Promise.resolve(out).then(settle, fail) : settle(out);
+  }
+
+  private context(middleware: Middleware): MiddlewareContext {
+    return {
+      sessionName: this.host.name,
+      turnIndex: this.turnIndex,
+      data: this.data,
+      results: this.results,
+      abort: (reason: string): never => {
+        const error = new MiddlewareAbort(`turn ${this.turnIndex} aborted by middleware "${middleware.name}": ${reason}`);
+        this.host.abortTurn(this.turnIndex, error);
+        throw error;
+      },
+      callLLM: (prompt: string) => this.host.callLLM(this.turnIndex, prompt),
+    };
+  }
+
+  private async guard<T>(middleware: Middleware, phase: string, fn: () => MaybePromise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw this.failure(middleware, phase, error);
+    }
+  }
+
+  /** What a phase threw, as the turn's failure: an abort stays one; anything else fails the test, naming the middleware. */
+  private failure(middleware: Middleware, phase: string, error: unknown): Error {
+    if (error instanceof MiddlewareAbort) return error;
+    const message = `middleware "${middleware.name}" threw in ${phase}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    this.host.violation(message, this.turnIndex);
+    const failure = new TooltraceError(message);
+    this.host.abortTurn(this.turnIndex, failure);
+    return failure;
+  }
+}
+
+/**
+ * The chain steps of the middleware with `onToolCall`, in declaration order. Each finds its turn's middleware
+ * run by the call's turn; a call without one (a late call, after its turn ended) passes through.
+ */
+export function middlewareSteps(list: readonly Middleware[], runOf: (turnIndex: number) => TurnMiddleware | undefined): Step[] {
+  return list.flatMap((middleware) => {
+    const onToolCall = middleware.onToolCall?.bind(middleware);
+    if (onToolCall === undefined) return [];
+    return [
+      {
+        name: middleware.name,
+        run: (ctx: StepContext, next: (input?: unknown) => unknown) => {
+          const run = ctx.kind === "tool" ? runOf(ctx.record.turnIndex) : undefined;
+          return run === undefined ? next() : run.toolCall(middleware, onToolCall, ctx, next);
+        },
+      },
+    ];
+  });
+}
