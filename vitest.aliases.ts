@@ -11,4 +11,5 @@ export const tooltraceAliases = [
   { find: /^tooltrace\/msw$/, replacement: here("./src/wire/index.ts") },
   { find: /^tooltrace\/wire$/, replacement: here("./src/wire/entry.ts") },
   { find: /^tooltrace\/agents-sdk$/, replacement: here("./src/agents/openai-agents.ts") },
+  { find: /^tooltrace\/cli$/, replacement: here("./src/cli/index.ts") },
 ];

@@ -18,6 +18,11 @@ export interface CaughtToolCall {
   readonly callId: string | undefined;
   /** The tool the call names, for an executor that serves several (an MCP client's `callTool`). */
   readonly toolName?: string | undefined;
+  /**
+   * Seen on the wire: a tool of an agent in another process (a CLI), known only by the name the model
+   * called. No executor of the session's runs it; the end of the chain sends it to the agent.
+   */
+  readonly wire?: boolean;
   /** What the trace keeps of the result, when the result itself is not data. */
   readonly traced?: ((result: unknown) => unknown) | undefined;
 }

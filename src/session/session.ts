@@ -4,6 +4,7 @@ import { qualify, samePath, splitPath } from "../catchers/subagent.js";
 import type { Executor } from "../catchers/tool-spies.js";
 import { httpIsCaught } from "../catchers/msw-http-flag.js";
 import { catchModelCall } from "../catchers/model-call.js";
+import { isWireAgent } from "../catchers/wire-agent.js";
 import { runInTurnContext } from "../catchers/turn-context.js";
 import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, InteractionHost, TurnContext } from "../chain/caught.js";
 import { buildSteps } from "../chain/build-steps.js";
@@ -101,7 +102,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
-      this.rules = createRuleSet(options.stubs, { knownTools: new Set(this.bound.names.keys()), notStubbable: handoffsOf(this.bound.names) });
+      // An agent in another process shows its tools only on the wire: rules may name any tool.
+      const knownTools = isWireAgent(options.agent) ? undefined : new Set(this.bound.names.keys());
+      this.rules = createRuleSet(options.stubs, { ...(knownTools ? { knownTools } : {}), notStubbable: handoffsOf(this.bound.names) });
     } catch (error) {
       this.bound.unbind();
       throw error;
@@ -298,7 +301,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
             run: (input, progress) => runInTurnContext({ ...context, path: subagent ?? context.path, parentSeq: record.seq }, () => terminal.run(input, progress)),
           }
         : terminal;
-    const steps = registration === undefined ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
+    const steps = registration === undefined && caught.wire !== true ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
     return {
       record,
       run: () => new ChainCall(host, record, qualifiedName, caught.input, real, caught.traced ? tracedWith(caught.traced) : writeToolResult).run(steps),

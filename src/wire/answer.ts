@@ -4,13 +4,14 @@ import { resolveRoute } from "../catchers/routes.js";
 import { currentTurnContext } from "../catchers/turn-context.js";
 import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 import { createResponder, type Responder } from "../model/responder.js";
-import type { MockModelInput, ResolvedReply } from "../model/types.js";
+import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { Mutable } from "../trace/records.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
 import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type WireCodec, type WireErrorKind, type WireMemory } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
+import type { WireToolCalls } from "./wire-tool-calls.js";
 
 /** Every codec, in the order their endpoint paths are tried. */
 export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
@@ -42,6 +43,14 @@ export interface LlmAnswer {
   readonly responder: Responder;
 }
 
+/** For the wire mock in front of one agent process (a CLI): internal, set by the CLI adapters. */
+export interface AgentProcessOptions {
+  /** The turn the process runs in: its requests arrive on a socket, outside any async context. */
+  readonly context: TurnContext;
+  /** Catch the agent's tool calls in the model's replies (see {@link WireToolCalls}). */
+  readonly wireTools?: WireToolCalls;
+}
+
 /** At most this many stored items and responses per session (Responses `item_reference`), oldest first out. */
 const MAX_REMEMBERED = 10_000;
 
@@ -49,7 +58,7 @@ const MAX_REMEMBERED = 10_000;
  * The wire mock without a transport: `answer(Request): Promise<Response>` with the providers' JSON and
  * server-sent events. The MSW handlers and a `node:http` server both serve it.
  */
-export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
+export function createLlmAnswer(options: LlmAnswerOptions = {}, agentProcess?: AgentProcessOptions): LlmAnswer {
   const responder = isResponder(options.respond) ? options.respond : createResponder(options.respond as MockModelInput | undefined);
   const calls: ModelCall[] = [];
   const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
@@ -79,9 +88,10 @@ export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
       const codec = codecFor(path);
       if (codec === undefined || request.method !== "POST") return otherPath(request, path, models);
       if (target !== undefined && "problem" in target) return error(codec, "mock_failed", `[tooltrace] ${target.problem}`);
-      const context = target?.context ?? currentTurnContext();
+      const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
       responses += 1;
-      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context) });
+      const wireTools = agentProcess?.wireTools;
+      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context), ...(wireTools ? { wireTools } : {}) });
     },
   };
 }
@@ -93,6 +103,8 @@ interface AnswerState {
   readonly responseNumber: number;
   readonly context: TurnContext | undefined;
   readonly memory: WireMemory;
+  /** For an agent in another process: its tool calls, caught in the model's replies. */
+  readonly wireTools?: WireToolCalls;
 }
 
 async function answerWith(codec: WireCodec, request: Request, state: AnswerState): Promise<Response> {
@@ -122,15 +134,14 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
     if (record?.http) record.http = { ...record.http, statusCode: response.status };
     return response;
   };
-  let reply;
-  try {
-    reply = await catchModelCall(
+  const ask = (view: MockModelRequest) =>
+    catchModelCall(
       state.context?.host.responder ?? state.responder,
       {
         provider: codec.api,
         model: decoded.model,
         streamed: decoded.stream,
-        request: decoded.view,
+        request: view,
         http: { method: request.method, url: request.url },
         onRecord: (call) => {
           record = call as Mutable<ModelCall>;
@@ -140,6 +151,15 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       codec.idPrefix,
       state.context,
     );
+  let reply;
+  try {
+    const { wireTools, context } = state;
+    if (wireTools === undefined || context === undefined) {
+      reply = await ask(decoded.view);
+    } else {
+      const view = await wireTools.prepare(decoded.view);
+      reply = await wireTools.settle(context, view, await ask(view), ask);
+    }
   } catch (cause) {
     return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));
   }

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { markWireAgent } from "../catchers/wire-agent.js";
+import { currentTurnContext } from "../catchers/turn-context.js";
+import { serveOnLoopback } from "../catchers/loopback-server.js";
+import { TooltraceError } from "../errors.js";
+import type { Agent } from "../session/types.js";
+import { createLlmAnswer } from "../wire/answer.js";
+import { WireToolCalls } from "../wire/wire-tool-calls.js";
+import { runProcess } from "./run-process.js";
+
+/** Where one run of a CLI happens: its working folder and its own home. */
+export interface CliRunFolders {
+  /** The working folder the CLI runs in (the project it works on). */
+  readonly cwd: string;
+  /** A fresh home for the CLI's config and state (`HOME`, `CODEX_HOME`, ...). */
+  readonly home: string;
+}
+
+/** Options every CLI adapter takes. */
+export interface CliAgentOptions {
+  /** The CLI's executable. Default: the one its npm package installed in your project. */
+  readonly command?: string;
+  /** The model name the CLI asks for (the mock answers any). */
+  readonly model?: string;
+  /** Prepares the working folder before each run (write the files of the task). */
+  readonly setup?: (folders: CliRunFolders) => void | Promise<void>;
+  /** Inspects the working folder after each run, before it is removed (what the CLI changed). */
+  readonly inspect?: (folders: CliRunFolders) => void | Promise<void>;
+  /** Keep the scratch folder after the run (its path is printed). Default false. */
+  readonly keep?: boolean;
+  /** More environment variables for the CLI. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** More command-line arguments, before the prompt. */
+  readonly args?: readonly string[];
+}
+
+/** What an adapter says about its CLI. */
+export interface CliSpec {
+  readonly name: string;
+  command(options: CliAgentOptions): string;
+  args(prompt: string, baseUrl: string, folders: CliRunFolders, options: CliAgentOptions): string[];
+  env(baseUrl: string, folders: CliRunFolders, options: CliAgentOptions): Record<string, string>;
+  /** The final answer from the CLI's stdout. */
+  answer(stdout: string): string;
+}
+
+/**
+ * An agent that runs a CLI once per turn, in a scratch folder of its own, pointed at a loopback server on
+ * 127.0.0.1 that answers from the session's model (`createSession({ llm })`). Every tool call in the model's
+ * replies goes through the session's chain before the CLI sees it (see `WireToolCalls`), so stubs,
+ * middleware and strict mode apply to the CLI's own tools, and the trace is built from the wire.
+ */
+export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<never> {
+  const agent: Agent<never> = async (message, { signal }) => {
+    const context = currentTurnContext();
+    if (context === undefined) throw new TooltraceError(`${spec.name} runs only as a session's agent: createSession({ agent: ${spec.name}(), llm })`);
+    const root = mkdtempSync(join(tmpdir(), `tooltrace-${spec.name}-`));
+    const folders: CliRunFolders = { cwd: join(root, "work"), home: join(root, "home") };
+    mkdirSync(folders.cwd);
+    mkdirSync(folders.home);
+    const answer = createLlmAnswer({}, { context, wireTools: new WireToolCalls() });
+    const server = await serveOnLoopback(answer.answer);
+    try {
+      await options.setup?.(folders);
+      const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
+      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), { cwd: folders.cwd, env, signal });
+      signal.throwIfAborted();
+      if (result.code !== 0) {
+        throw new TooltraceError(`${spec.name} exited with ${result.code ?? result.signal}: ${lastLines(result.stderr || result.stdout)}`);
+      }
+      await options.inspect?.(folders);
+      return spec.answer(result.stdout);
+    } finally {
+      await server.close();
+      if (options.keep) console.warn(`[tooltrace] ${spec.name}: kept the scratch folder ${root}`);
+      else rmSync(root, { recursive: true, force: true });
+    }
+  };
+  return markWireAgent(agent);
+}
+
+function lastLines(text: string): string {
+  return text.trim().split("\n").slice(-8).join("\n").slice(-2_000);
+}

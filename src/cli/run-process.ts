@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+
+/** How a CLI run ended. */
+export interface ProcessResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** At most this much of each stream is kept (a CLI's JSON output is far smaller). */
+const MAX_OUTPUT = 8 * 1024 * 1024;
+
+/**
+ * Runs `command` in its own process group, stdin closed. When `signal` aborts, the whole group is killed
+ * (SIGTERM, then SIGKILL after a grace period), so a CLI that hangs, and whatever it started, stops.
+ */
+export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-MAX_OUTPUT)));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      killGroup("SIGTERM");
+      grace = setTimeout(() => killGroup("SIGKILL"), 2_000);
+      grace.unref();
+    };
+    if (options.signal.aborted) onAbort();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    child.once("error", (error) => {
+      options.signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.once("close", (code, signal) => {
+      options.signal.removeEventListener("abort", onAbort);
+      if (grace !== undefined) clearTimeout(grace);
+      // Anything the CLI left running in its group goes too.
+      killGroup("SIGKILL");
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}

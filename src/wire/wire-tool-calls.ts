@@ -1,0 +1,171 @@
+import type { TurnContext } from "../chain/caught.js";
+import { isThenable } from "../chain/chain-call.js";
+import type { Terminal } from "../chain/types.js";
+import { requestView } from "../model/request-view.js";
+import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
+
+/** What became of one tool call: what the model sees as its result. */
+interface Outcome {
+  readonly output: unknown;
+  readonly isError: boolean;
+}
+
+/** One tool call the model made, caught on the wire and run through the session's chain. */
+interface WireCall {
+  readonly id: string;
+  readonly name: string;
+  /** The input the model gave; the agent may have been sent another (a middleware rewrote it). */
+  readonly input: unknown;
+  /** The agent ran it: its result goes back into the chain here. */
+  deliver?: (result: Outcome) => void;
+  delivered: boolean;
+  /** The chain's answer, as the model must see it. */
+  readonly outcome: Promise<Outcome>;
+  settled?: Outcome;
+  /** Answered here, never sent to the agent: the call of the reply the agent got that it joins, if any. */
+  hiddenBeside?: string;
+}
+
+/** A round the agent never saw (every call answered here): inserted after the agent's first `at` messages. */
+interface HiddenRound {
+  readonly at: number;
+  readonly messages: readonly MockModelMessage[];
+}
+
+/** The most rounds the model may answer in a row without the agent seeing a tool call. */
+const MAX_HIDDEN_ROUNDS = 25;
+
+const REAL = { kind: "real" } as const;
+
+/**
+ * Tool calls of an agent in another process (a CLI), caught where the model's reply crosses the wire: each
+ * call goes through the session's chain (middleware, stubs, strict) before the agent sees it.
+ *
+ * - A call that reaches the end of the chain is sent to the agent with the input the chain gave it; the
+ *   agent's result, in its next request, goes back into the chain, and the model sees what the chain made
+ *   of it (a middleware's transformed result).
+ * - A call answered in the chain (a stub, a middleware, strict mode's refusal) is never sent: the agent does
+ *   not see it, and the model is asked again at once with the call and its answer appended. In every later
+ *   request the agent sends, those rounds are put back, so the model sees one coherent conversation: the
+ *   original tool names and inputs, and exactly the results the chain gave.
+ */
+export class WireToolCalls {
+  private readonly calls = new Map<string, WireCall>();
+  private readonly rounds: HiddenRound[] = [];
+
+  /** The request as the model must see it: the agent's results delivered, and what the agent never saw put back. */
+  async prepare(view: MockModelRequest): Promise<MockModelRequest> {
+    const delivered: WireCall[] = [];
+    for (const result of view.toolResults) {
+      const call = this.calls.get(result.id);
+      if (call === undefined || call.deliver === undefined || call.delivered) continue;
+      call.delivered = true;
+      call.deliver({ output: result.output, isError: result.isError });
+      delivered.push(call);
+    }
+    await Promise.all(delivered.map((call) => call.outcome));
+    if (this.calls.size === 0) return view;
+    return this.restore(view);
+  }
+
+  /**
+   * Runs each tool call of `reply` through the chain; returns the reply the agent gets (only the calls that
+   * reached the end of the chain, with the input it gave them), asking the model again (`ask`) while every
+   * call of a reply was answered in the chain.
+   */
+  async settle(context: TurnContext, view: MockModelRequest, reply: ResolvedReply, ask: (view: MockModelRequest) => Promise<ResolvedReply>): Promise<ResolvedReply> {
+    let current = reply;
+    let seen = view;
+    for (let round = 0; ; round += 1) {
+      if (current.toolCalls.length === 0) return current;
+      const sent = await Promise.all(current.toolCalls.map((call) => this.start(context, call.id, call.name, call.input)));
+      const visible = current.toolCalls.flatMap((call, i) => (sent[i]?.reached ? [{ ...call, input: sent[i].input }] : []));
+      if (visible.length > 0) {
+        for (const call of current.toolCalls) {
+          const known = this.calls.get(call.id);
+          if (known !== undefined && known.deliver === undefined) known.hiddenBeside = visible[0]?.id;
+        }
+        return { ...current, toolCalls: visible };
+      }
+      if (round >= MAX_HIDDEN_ROUNDS) {
+        throw new Error(`[tooltrace] the model made tool calls ${MAX_HIDDEN_ROUNDS} times in a row that tooltrace answered without the agent (stubs, middleware, strict mode); is the mock model looping?`);
+      }
+      const answered = await Promise.all(current.toolCalls.map((call) => this.calls.get(call.id)?.outcome));
+      const results: MockModelToolResult[] = current.toolCalls.map((call, i) => ({ id: call.id, name: call.name, output: answered[i]?.output, isError: answered[i]?.isError ?? false }));
+      const messages: MockModelMessage[] = [
+        { role: "assistant", text: current.text, toolCalls: current.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })) },
+        { role: "tool", text: resultsText(results), toolResults: results },
+      ];
+      this.rounds.push({ at: view.messages.length, messages });
+      seen = requestView([...seen.messages, ...messages], seen.tools, [...seen.toolResults, ...results]);
+      current = await ask(seen);
+    }
+  }
+
+  /** Starts one call's chain; resolves when it reached the agent (with the input to send) or was answered. */
+  private start(context: TurnContext, id: string, name: string, input: unknown): Promise<{ reached: boolean; input: unknown }> {
+    let reached: (input: unknown) => void = () => undefined;
+    const reachedAgent = new Promise<{ reached: boolean; input: unknown }>((resolve) => (reached = (sentInput) => resolve({ reached: true, input: sentInput })));
+    const call: Partial<WireCall> & { delivered: boolean } = { id, name, input, delivered: false };
+    const terminal: Terminal = {
+      source: REAL,
+      live: true,
+      run: (sentInput) =>
+        new Promise<unknown>((resolve, reject) => {
+          call.deliver = (result) => (result.isError ? reject(new Error(typeof result.output === "string" ? result.output : JSON.stringify(result.output))) : resolve(result.output));
+          reached(sentInput);
+        }),
+    };
+    let answer: unknown;
+    try {
+      answer = context.host.handle(context, { kind: "tool", executor: { label: name }, input, callId: id, toolName: name, wire: true }, terminal);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    const outcome = (isThenable(answer) ? Promise.resolve(answer) : Promise.resolve(answer)).then(
+      (output): Outcome => ({ output, isError: false }),
+      (error: unknown): Outcome => ({ output: error instanceof Error ? error.message : String(error), isError: true }),
+    );
+    const wire = Object.assign(call, { outcome }) as WireCall;
+    void outcome.then((settled) => (wire.settled = settled));
+    this.calls.set(id, wire);
+    return Promise.race([reachedAgent, outcome.then(() => ({ reached: false, input }))]);
+  }
+
+  /** The agent's view with the model's own inputs, the chain's results, and the calls the agent never saw. */
+  private restore(view: MockModelRequest): MockModelRequest {
+    const messages: MockModelMessage[] = [];
+    const rounds = [...this.rounds].sort((a, b) => a.at - b.at);
+    view.messages.forEach((message, index) => {
+      for (const round of rounds) if (round.at === index) messages.push(...round.messages);
+      messages.push(this.restoreMessage(message));
+    });
+    for (const round of rounds) if (round.at >= view.messages.length) messages.push(...round.messages);
+    return requestView(messages, view.tools, messages.flatMap((message) => message.toolResults ?? []));
+  }
+
+  private restoreMessage(message: MockModelMessage): MockModelMessage {
+    if (message.toolCalls !== undefined && message.toolCalls.some((call) => this.calls.has(call.id))) {
+      const toolCalls = message.toolCalls.flatMap((call) => {
+        const known = this.calls.get(call.id);
+        const hidden = [...this.calls.values()].filter((other) => other.hiddenBeside === call.id);
+        return [{ ...call, input: known?.input ?? call.input }, ...hidden.map((other) => ({ id: other.id, name: other.name, input: other.input }))];
+      });
+      return { ...message, toolCalls };
+    }
+    if (message.toolResults !== undefined && message.toolResults.some((result) => this.calls.has(result.id))) {
+      const toolResults = message.toolResults.flatMap((result) => {
+        const known = this.calls.get(result.id);
+        const seen = known?.settled ? { ...result, output: known.settled.output, isError: known.settled.isError } : result;
+        const hidden = [...this.calls.values()].filter((other) => other.hiddenBeside === result.id && other.settled !== undefined);
+        return [seen, ...hidden.map((other) => ({ id: other.id, name: other.name, output: other.settled?.output, isError: other.settled?.isError ?? false }))];
+      });
+      return { ...message, text: resultsText(toolResults), toolResults };
+    }
+    return message;
+  }
+}
+
+function resultsText(results: readonly MockModelToolResult[]): string {
+  return results.map((result) => (typeof result.output === "string" ? result.output : JSON.stringify(result.output))).join("\n");
+}
