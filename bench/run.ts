@@ -1,3 +1,4 @@
+import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
@@ -11,3 +12,5 @@ console.log(`after 2,000 rule sets with distinct matches, the bounded caches hol
 console.log(reportModelTurn(await modelTurn()));
 console.log();
 console.log(reportWireCompletion(await wireCompletion()));
+console.log();
+console.log(reportCliProxy(await cliProxy()));

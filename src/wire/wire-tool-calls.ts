@@ -22,8 +22,8 @@ interface WireCall {
   /** The chain's answer, as the model must see it. */
   readonly outcome: Promise<Outcome>;
   settled?: Outcome;
-  /** Answered here, never sent to the agent: the call of the reply the agent got that it joins, if any. */
-  hiddenBeside?: string;
+  /** In a reply where some calls were answered here and some sent: every call id of that reply, in order. */
+  group?: readonly string[];
 }
 
 /** A round the agent never saw (every call answered here): inserted after the agent's first `at` messages. */
@@ -81,9 +81,12 @@ export class WireToolCalls {
       const sent = await Promise.all(current.toolCalls.map((call) => this.start(context, call.id, call.name, call.input)));
       const visible = current.toolCalls.flatMap((call, i) => (sent[i]?.reached ? [{ ...call, input: sent[i].input }] : []));
       if (visible.length > 0) {
-        for (const call of current.toolCalls) {
-          const known = this.calls.get(call.id);
-          if (known !== undefined && known.deliver === undefined) known.hiddenBeside = visible[0]?.id;
+        if (visible.length < current.toolCalls.length) {
+          const group = current.toolCalls.map((call) => call.id);
+          for (const id of group) {
+            const known = this.calls.get(id);
+            if (known !== undefined) known.group = group;
+          }
         }
         return { ...current, toolCalls: visible };
       }
@@ -146,23 +149,44 @@ export class WireToolCalls {
 
   private restoreMessage(message: MockModelMessage): MockModelMessage {
     if (message.toolCalls !== undefined && message.toolCalls.some((call) => this.calls.has(call.id))) {
-      const toolCalls = message.toolCalls.flatMap((call) => {
-        const known = this.calls.get(call.id);
-        const hidden = [...this.calls.values()].filter((other) => other.hiddenBeside === call.id);
-        return [{ ...call, input: known?.input ?? call.input }, ...hidden.map((other) => ({ id: other.id, name: other.name, input: other.input }))];
-      });
+      const toolCalls = this.inGroups(message.toolCalls, (call, known) => ({ ...call, input: known?.input ?? call.input }), (hidden) => ({ id: hidden.id, name: hidden.name, input: hidden.input }));
       return { ...message, toolCalls };
     }
     if (message.toolResults !== undefined && message.toolResults.some((result) => this.calls.has(result.id))) {
-      const toolResults = message.toolResults.flatMap((result) => {
-        const known = this.calls.get(result.id);
-        const seen = known?.settled ? { ...result, output: known.settled.output, isError: known.settled.isError } : result;
-        const hidden = [...this.calls.values()].filter((other) => other.hiddenBeside === result.id && other.settled !== undefined);
-        return [seen, ...hidden.map((other) => ({ id: other.id, name: other.name, output: other.settled?.output, isError: other.settled?.isError ?? false }))];
-      });
+      const toolResults = this.inGroups(
+        message.toolResults,
+        (result, known) => (known?.settled ? { ...result, output: known.settled.output, isError: known.settled.isError } : result),
+        (hidden) => ({ id: hidden.id, name: hidden.name, output: hidden.settled?.output, isError: hidden.settled?.isError ?? false }),
+      );
       return { ...message, text: resultsText(toolResults), toolResults };
     }
     return message;
+  }
+
+  /**
+   * The agent's items (calls or results) as the model must see them: each mapped by `seen`, and where an item
+   * belongs to a reply some of whose calls the agent never got, that reply's items in their original order.
+   */
+  private inGroups<T extends { readonly id: string }>(items: readonly T[], seen: (item: T, known: WireCall | undefined) => T, hidden: (call: WireCall) => T): T[] {
+    const out: T[] = [];
+    const byId = new Map(items.map((item) => [item.id, item]));
+    const placed = new Set<readonly string[]>();
+    for (const item of items) {
+      const known = this.calls.get(item.id);
+      if (known?.group === undefined) {
+        out.push(seen(item, known));
+        continue;
+      }
+      if (placed.has(known.group)) continue;
+      placed.add(known.group);
+      for (const id of known.group) {
+        const own = byId.get(id);
+        const call = this.calls.get(id);
+        if (own !== undefined) out.push(seen(own, call));
+        else if (call !== undefined && call.deliver === undefined) out.push(hidden(call));
+      }
+    }
+    return out;
   }
 }
 

@@ -115,4 +115,60 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
     expect(root).not.toBe("");
     expect(existsSync(root)).toBe(false);
   });
+
+  test("one reply with a stubbed and a real call: Claude Code runs only the real one; the model sees both, in order", async () => {
+    const files: string[] = [];
+    const seen: MockModelRequest[] = [];
+    const respond = (request: MockModelRequest): MockModelResponse | string => {
+      if (!request.tools.some((tool) => tool.name === "Bash")) return "ok";
+      seen.push(request);
+      if (request.toolResults.length === 0) {
+        return { toolCalls: [{ name: "Bash", input: { command: "echo a > a.txt && echo wrote a" } }, { name: "Bash", input: { command: "echo b > b.txt && echo wrote b" } }] };
+      }
+      return request.toolResults.map((result) => String(result.output).trim()).join(" | ");
+    };
+    const session = createSession({
+      agent: claudeCode({ inspect: ({ cwd }) => void files.push(...["a.txt", "b.txt"].filter((file) => existsSync(join(cwd, file)))) }),
+      llm: respond,
+      stubs: [{ id: "a", tool: "Bash", match: { command: { pattern: "a\\.txt" } }, outcome: { response: "stubbed a" } }],
+    });
+    const turn = await session.send("Write both.");
+    expect(files).toEqual(["b.txt"]);
+    expect(turn.text).toBe("stubbed a | wrote b");
+    const last = seen.at(-1);
+    expect(last?.messages.flatMap((message) => message.toolCalls ?? []).map((call) => call.input)).toEqual([
+      { command: "echo a > a.txt && echo wrote a" },
+      { command: "echo b > b.txt && echo wrote b" },
+    ]);
+    expect(turn.toolCalls.map((call) => [call.answeredBy?.kind, call.output])).toEqual([
+      ["stub", "stubbed a"],
+      ["real", "wrote b"],
+    ]);
+  });
+
+  test("a round answered by a stub, then a real call: later requests hold every round in order", async () => {
+    const files: string[] = [];
+    const seen: MockModelRequest[] = [];
+    const respond = (request: MockModelRequest): MockModelResponse | string => {
+      if (!request.tools.some((tool) => tool.name === "Bash")) return "ok";
+      seen.push(request);
+      const results = request.toolResults;
+      if (results.length === 0) return { toolCalls: [{ name: "Bash", input: { command: "cat config.env" } }] };
+      if (results.length === 1) return { text: "Now writing.", toolCalls: [{ name: "Bash", input: { command: "echo done > out.txt && echo wrote out" } }] };
+      return results.map((result) => String(result.output).trim()).join(" | ");
+    };
+    const turn = await createSession({
+      agent: claudeCode({ inspect: ({ cwd }) => void files.push(...["out.txt"].filter((file) => existsSync(join(cwd, file)))) }),
+      llm: respond,
+      stubs: [{ id: "config", tool: "Bash", match: { command: { const: "cat config.env" } }, outcome: { response: "MODE=test" } }],
+    }).send("Configure and write.");
+    expect(files).toEqual(["out.txt"]);
+    expect(turn.text).toBe("MODE=test | wrote out");
+    expect(seen.at(-1)?.messages.slice(-4).map((message) => [message.role, message.toolCalls?.[0]?.input ?? message.toolResults?.[0]?.output])).toEqual([
+      ["assistant", { command: "cat config.env" }],
+      ["tool", "MODE=test"],
+      ["assistant", { command: "echo done > out.txt && echo wrote out" }],
+      ["tool", "wrote out"],
+    ]);
+  });
 });
