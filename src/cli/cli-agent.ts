@@ -41,6 +41,8 @@ export interface CliSpec {
   readonly name: string;
   command(options: CliAgentOptions): string;
   args(prompt: string, baseUrl: string, folders: CliRunFolders, options: CliAgentOptions): string[];
+  /** The prompt on standard input instead of in `args`. */
+  readonly promptOnStdin?: boolean;
   env(baseUrl: string, folders: CliRunFolders, options: CliAgentOptions): Record<string, string>;
   /** The final answer from the CLI's stdout. */
   answer(stdout: string): string;
@@ -65,7 +67,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     try {
       await options.setup?.(folders);
       const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
-      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), { cwd: folders.cwd, env, signal });
+      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), { cwd: folders.cwd, env, signal, ...(spec.promptOnStdin ? { stdin: message } : {}) });
       signal.throwIfAborted();
       if (result.code !== 0) {
         throw new TooltraceError(`${spec.name} exited with ${result.code ?? result.signal}: ${lastLines(result.stderr || result.stdout)}`);

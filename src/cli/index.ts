@@ -6,3 +6,4 @@
 export { claudeCode, type ClaudeCodeOptions } from "./claude-code.js";
 export { cliAgent, type CliAgentOptions, type CliRunFolders, type CliSpec } from "./cli-agent.js";
 export { codex, type CodexOptions } from "./codex.js";
+export { opencode, type OpencodeOptions } from "./opencode.js";

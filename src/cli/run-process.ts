@@ -12,16 +12,17 @@ export interface ProcessResult {
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
 /**
- * Runs `command` in its own process group, stdin closed. When `signal` aborts, the whole group is killed
+ * Runs `command` in its own process group, with `stdin` as its input (or none). When `signal` aborts, the whole group is killed
  * (SIGTERM, then SIGKILL after a grace period), so a CLI that hangs, and whatever it started, stops.
  */
-export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<ProcessResult> {
+export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; stdin?: string }): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-MAX_OUTPUT)));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-MAX_OUTPUT)));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
     const killGroup = (signal: NodeJS.Signals) => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, signal);
