@@ -23,6 +23,15 @@ async function runFixture(unused: "warn" | "error") {
   return { tests, files: report.testResults, stderr: result.stderr };
 }
 
+/** Runs another fixture project (`test/fixtures/<name>`) in its own Vitest process and returns its test results. */
+async function runProject(name: string) {
+  const out = join(mkdtempSync(join(tmpdir(), `tooltrace-${name}-`)), "report.json");
+  const projectConfig = join(import.meta.dirname, `../fixtures/${name}/vitest.config.ts`);
+  await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", projectConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
+  const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
+  return report.testResults.flatMap((file) => file.assertionResults);
+}
+
 describe("the tooltrace() Vitest plugin, in a user's project", () => {
   let warnRun: Awaited<ReturnType<typeof runFixture>>;
   beforeAll(async () => {
@@ -83,11 +92,7 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
   });
 
   test("llm: true starts the wire mock before the app's modules load (a module-level client was a connection error)", { timeout: 60_000 }, async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "tooltrace-llm-")), "report.json");
-    const llmConfig = join(import.meta.dirname, "../fixtures/llm-project/vitest.config.ts");
-    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", llmConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
-    const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
-    const results = report.testResults.flatMap((file) => file.assertionResults);
+    const results = await runProject("llm-project");
     expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 200)])).toEqual([
       ["a module-level client reaches the wire mock; the session scripts the model", "passed", ""],
       ["a session without its own model gets the default reply", "passed", ""],
@@ -95,11 +100,7 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
   });
 
   test("middleware: modules named in the plugin apply to every session, before each session's own", { timeout: 60_000 }, async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "tooltrace-middleware-")), "report.json");
-    const middlewareConfig = join(import.meta.dirname, "../fixtures/middleware-project/vitest.config.ts");
-    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", middlewareConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
-    const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
-    const results = report.testResults.flatMap((file) => file.assertionResults);
+    const results = await runProject("middleware-project");
     expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 300)])).toEqual([
       ["the plugin's middleware grades every session, before the session's own", "passed", ""],
       ["a wrong answer is graded as failing", "passed", ""],
