@@ -1,4 +1,5 @@
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
+import { httpMock, reportHttpMock } from "./http-mock.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
@@ -14,3 +15,5 @@ console.log();
 console.log(reportWireCompletion(await wireCompletion()));
 console.log();
 console.log(reportCliProxy(await cliProxy()));
+console.log();
+console.log(reportHttpMock(await httpMock()));

@@ -10,6 +10,7 @@ import { toHaveModelCalls } from "./to-have-model-calls.js";
 import { toHaveOfferedTool } from "./to-have-offered-tool.js";
 import { toHaveUsageAtMost } from "./to-have-usage-at-most.js";
 import { toHaveResult } from "./to-have-result.js";
+import { toHaveRequested } from "./to-have-requested.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
 export const matchers = {
@@ -25,4 +26,5 @@ export const matchers = {
   toHaveUsageAtMost,
   toHaveOfferedTool,
   toHaveResult,
+  toHaveRequested,
 };

@@ -14,6 +14,7 @@ export { toHaveModelCalls } from "./to-have-model-calls.js";
 export { toHaveUsageAtMost, type UsageLimit } from "./to-have-usage-at-most.js";
 export { toHaveOfferedTool } from "./to-have-offered-tool.js";
 export { toHaveResult } from "./to-have-result.js";
+export { toHaveRequested, type RequestedOptions } from "./to-have-requested.js";
 export type { CountExpectation } from "./lib/count.js";
 export type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 export type { TooltraceMatchers } from "./types.js";

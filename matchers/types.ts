@@ -3,6 +3,7 @@ import type { FailedActionOptions } from "./to-have-failed-action.js";
 import type { ToolOrderEntry } from "./to-have-tool-order.js";
 import type { CountExpectation } from "./lib/count.js";
 import type { UsageLimit } from "./to-have-usage-at-most.js";
+import type { RequestedOptions } from "./to-have-requested.js";
 
 /**
  * The matchers as `expect(x)` sees them, for type augmentation. `R` is what each returns
@@ -33,4 +34,6 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveOfferedTool(name: string): R;
   /** A middleware's `afterEval` kept a result under `name`, matching `expected` (subset) when given. */
   toHaveResult(name: string, expected?: unknown): R;
+  /** An HTTP request to this URL, pattern or RegExp was made (with this method and body, this many times). */
+  toHaveRequested(url: string | RegExp, options?: RequestedOptions): R;
 }

@@ -9,6 +9,8 @@ export interface ConfigErrorLocation {
   readonly ruleIndex?: number;
   /** JSON pointer (RFC 6901) of the offending place inside the rule, e.g. `/match/query/pattern`. */
   readonly pointer: string;
+  /** What the faulty entry is, for the message: `stub rule` (default) or `HTTP mock`. */
+  readonly what?: "stub rule" | "HTTP mock";
 }
 
 /** A stub rule or session option is invalid. Thrown by `createSession` before any call runs. */
@@ -33,12 +35,15 @@ export class StubConfigError extends Error {
 function formatConfigMessage(location: ConfigErrorLocation, problem: string, fix?: string): string {
   // An id is user data: a 900 KB one must not become a 900 KB message.
   const id = location.ruleId !== undefined && location.ruleId.length > 60 ? `${location.ruleId.slice(0, 59)}…` : location.ruleId;
+  const what = location.what ?? "stub rule";
   const rule =
     id !== undefined
-      ? `stub rule "${id}"`
+      ? `${what} "${id}"`
       : location.ruleIndex !== undefined
-        ? `stub rule #${location.ruleIndex}`
-        : "stubs";
+        ? `${what} #${location.ruleIndex}`
+        : what === "stub rule"
+          ? "stubs"
+          : "http";
   const at = location.pointer === "" ? "" : ` at ${location.pointer}`;
   return `${PREFIX} ${rule}${at}: ${problem}${fix ? `\n  Fix: ${fix}` : ""}`;
 }

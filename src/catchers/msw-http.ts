@@ -1,5 +1,6 @@
 import { bypass, http, type HttpHandler } from "msw";
 import type { Terminal } from "../chain/types.js";
+import type { HttpRequestView } from "../steps/http-mock-step.js";
 import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 
@@ -18,9 +19,27 @@ export function httpCatcher(): HttpHandler {
     if (context === undefined) return undefined;
     const terminal: Terminal = { source: NETWORK, live: true, run: () => fetch(bypass(request)) };
     try {
-      return (await context.host.handle(context, { kind: "http", method: request.method, url: request.url }, terminal)) as Response;
+      const view = await requestView(request);
+      return (await context.host.handle(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal)) as Response;
     } catch {
       return Response.error();
     }
   });
+}
+
+/** The request as HTTP mocks match it and the trace keeps it: plain JSON, the body read from a clone. */
+async function requestView(request: Request): Promise<HttpRequestView> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  const text = request.body === null ? "" : await request.clone().text();
+  let body: unknown;
+  if (text !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  return { method: request.method, url: request.url, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };
 }

@@ -9,6 +9,8 @@ export interface ChainParts {
   readonly steps?: readonly Step[];
   /** The session's stub rules. */
   readonly rules: RuleSet;
+  /** The session's HTTP mocks, beside the stubs. */
+  readonly httpMocks?: Step;
   /** Strict mode: nothing that would go live runs. */
   readonly strict: boolean;
 }
@@ -17,10 +19,10 @@ export interface ChainParts {
  * The order of the chain, outermost first. Recording wraps all of it (it is the chain itself: see
  * `ChainCall.run`), so the trace holds what the agent finally saw:
  *
- *   record → the session's steps (middleware) → [cassette replay] → stubs → strict → the real thing
+ *   record → the session's steps (middleware) → [cassette replay] → stubs and HTTP mocks → strict → the real thing
  *
  * Cassette replay takes its place between the session's steps and the stubs when it exists.
  */
 export function buildSteps(parts: ChainParts): readonly Step[] {
-  return [...(parts.steps ?? []), stubStep(parts.rules), ...(parts.strict ? [strictStep] : [])];
+  return [...(parts.steps ?? []), stubStep(parts.rules), ...(parts.httpMocks ? [parts.httpMocks] : []), ...(parts.strict ? [strictStep] : [])];
 }

@@ -1,4 +1,5 @@
 import type { Responder } from "../model/responder.js";
+import type { HttpRequestView } from "../steps/http-mock-step.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { HttpExchange, ModelCall } from "../trace/types.js";
 import type { Terminal } from "./types.js";
@@ -44,6 +45,8 @@ export interface CaughtHttpCall {
   readonly kind: "http";
   readonly method: string;
   readonly url: string;
+  /** The request as plain JSON (query, lower-cased headers, parsed body), when the catcher read it. */
+  readonly request?: HttpRequestView;
 }
 
 export type Caught = CaughtToolCall | CaughtModelCall | CaughtHttpCall;

@@ -10,7 +10,7 @@ import type { Caught, CaughtHttpCall, CaughtModelCall, CaughtToolCall, Interacti
 import { buildSteps } from "../chain/build-steps.js";
 import { ChainCall, isThenable, type ChainHost, type ResultWriter } from "../chain/chain-call.js";
 import type { Step, Terminal } from "../chain/types.js";
-import { TooltraceError } from "../errors.js";
+import { StubConfigError, TooltraceError } from "../errors.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { compactJson, describePending, formatSource } from "../trace/format.js";
@@ -24,6 +24,9 @@ import { sharedMiddleware } from "../middleware/shared-middleware.js";
 import { middlewareSteps, TurnMiddleware, type MiddlewareHost } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { requestView } from "../model/request-view.js";
+import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
+import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
+import { httpMockStep, type HttpMockStep } from "../steps/http-mock-step.js";
 import { applyReply } from "./apply-reply.js";
 import { AskedCalls, type AskedCall } from "./asked-calls.js";
 import { reportLateCall } from "./late-calls.js";
@@ -84,6 +87,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   /** The running turn's middleware, by turn index; gone when the turn ends, so a late call passes through. */
   private readonly turnMiddleware = new Map<number, TurnMiddleware>();
   private readonly middlewareHost: MiddlewareHost;
+  private readonly httpMocks: HttpMockStep;
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -99,6 +103,15 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
+    this.httpMocks = httpMockStep(compileHttpMocks([...sharedHttpMocks(), ...(checkHttpMocksArray(options.http) ?? [])]));
+    if (options.http !== undefined && options.http.length > 0 && !httpIsCaught()) {
+      throw new StubConfigError(
+        { pointer: "" },
+        "`http` mocks answer requests that tooltrace's MSW server catches, and none is running.",
+        "add `llm: true` to the plugin (`tooltrace({ llm: true })`), or call `startLlmServer()` before creating the session.",
+        "session",
+      );
+    }
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -113,7 +126,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
     this.middlewareHost = middlewareHost;
     const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
-    this.steps = buildSteps({ steps, rules: this.rules, strict: this.strict });
+    this.steps = buildSteps({ steps, rules: this.rules, httpMocks: this.httpMocks.step, strict: this.strict });
   }
 
   get history(): readonly TMessage[] {
@@ -241,7 +254,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   }
 
   unusedRuleIds(): string[] {
-    return this.rules.unusedRuleIds();
+    return [...this.rules.unusedRuleIds(), ...this.httpMocks.unusedIds()];
   }
 
   close(): SessionReport {
@@ -258,7 +271,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     return {
       name: this.name,
       strict: this.strict,
-      unusedRuleIds: this.rules.unusedRuleIds(),
+      unusedRuleIds: this.unusedRuleIds(),
       violations: [...this.violations],
       turnsJson: () => this.turns.map(turnToJson),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
@@ -341,8 +354,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   }
 
   private httpCall(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, host: ChainHost): PreparedCall {
-    const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
-    const input = { method: caught.method, url: caught.url };
+    const body = caught.request?.body;
+    const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(body !== undefined ? { requestBody: body } : {}), ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
+    const input = caught.request ?? { method: caught.method, url: caught.url };
     return { record, run: () => new ChainCall(host, record, `${caught.method} ${caught.url}`, input, terminal, writeHttpResult).run(this.steps), what: `HTTP ${caught.method} ${caught.url}` };
   }
 
@@ -504,3 +518,8 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+function checkHttpMocksArray(http: unknown): readonly unknown[] | undefined {
+  if (http === undefined) return undefined;
+  if (!Array.isArray(http)) throw new StubConfigError({ pointer: "", what: "HTTP mock" }, "`http` must be an array of HTTP mocks ({ id, method?, url, match?, outcome | outcomes }).");
+  return http;
+}

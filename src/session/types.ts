@@ -1,4 +1,5 @@
 import type { ToolsInput } from "../catchers/bind-tools.js";
+import type { HttpMock } from "../http-mocks/types.js";
 import type { Middleware } from "../middleware/types.js";
 import type { Step } from "../chain/types.js";
 import type { MockModelInput } from "../model/types.js";
@@ -58,6 +59,12 @@ export interface SessionOptions<TMessage = unknown> {
   readonly subagents?: { readonly [path: string]: ToolsInput };
   /** Stub rules, tried top to bottom; first match wins. */
   readonly stubs?: readonly ToolStub[];
+  /**
+   * HTTP mocks for the requests the agent and its tools make during a turn (after those set by
+   * `useHttpMocks`, the plugin's `http`): first match wins, outcomes in turn. Needs tooltrace's MSW server
+   * (`tooltrace({ llm: true })` or `startLlmServer()`), which catches the requests.
+   */
+  readonly http?: readonly HttpMock[];
   /**
    * When true, nothing unanswered goes live: a tool call no rule matches is refused (the real tool never
    * runs), an HTTP request a turn makes through tooltrace's MSW server is refused, and a tool call the model

@@ -74,6 +74,7 @@ export function interactionToJson<T extends Interaction>(record: T): T {
     case "http":
       json.method = record.method;
       json.url = record.url;
+      if (record.requestBody !== undefined) json.requestBody = toJsonValue(record.requestBody);
       if (record.statusCode !== undefined) json.statusCode = record.statusCode;
       if (record.parentSeq !== undefined) json.parentSeq = record.parentSeq;
       break;

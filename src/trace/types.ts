@@ -148,6 +148,8 @@ export interface HttpCall extends InteractionBase {
   readonly kind: "http";
   readonly method: string;
   readonly url: string;
+  /** The request body: parsed JSON when it was JSON, else its text; absent without a body. */
+  readonly requestBody?: unknown;
   /** The response status code; absent while pending and when the request got a network error. */
   readonly statusCode?: number;
   /** The `seq` of the tool call during which the request was made, if any. */

@@ -1,3 +1,4 @@
+import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 
 /** The wire mock the plugin starts before any test module loads (see {@link TooltracePluginOptions.llm}). */
@@ -27,4 +28,6 @@ export interface TooltracePluginOptions {
    * re-runs the tests in watch mode, as any setup file does.
    */
   readonly middleware?: string | readonly string[];
+  /** HTTP mocks for every session of the run, before each session's own `http` (string URLs only: the options are JSON). */
+  readonly http?: readonly HttpMock[];
 }

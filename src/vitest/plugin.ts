@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
@@ -37,6 +38,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   if (!Array.isArray(middleware) || middleware.some((path) => typeof path !== "string" || path === "")) {
     throw new TypeError('[tooltrace] tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.');
   }
+  if (options.http !== undefined) compileHttpMocks(options.http);
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
   return {
     name: "tooltrace",

@@ -7,6 +7,7 @@
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
+import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import type { TooltracePluginOptions } from "./options.js";
@@ -19,6 +20,7 @@ vitest.expect.extend(matchers);
 const options = readOptions();
 const middlewarePaths = typeof options.middleware === "string" ? [options.middleware] : (options.middleware ?? []);
 if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePaths));
+if (options.http !== undefined) useHttpMocks(options.http);
 const scopes = new WeakMap<object, TestScope>();
 
 type TaskLike = { name: string; fullName?: string; file?: { name: string } };

@@ -84,7 +84,8 @@ describe("onToolCall, Koa-style, in declaration order", () => {
     const turn = await session.send("prod outage");
     expect(realRuns).toEqual([]);
     expect(turn).toHaveFailedAction("search", { error: "searching prod is not allowed" });
-    expect(turn.text).toBe("Search failed: searching prod is not allowed");
+    // The AI SDK gives the model the error's message (ai 5 and 6) or its string form (ai 7).
+    expect(turn.text).toMatch(/^Search failed: (Error: )?searching prod is not allowed$/);
     expect(turn.toolCalls[0]?.answeredBy).toEqual({ kind: "middleware", name: "guard" });
     expect(session.takeViolations()).toEqual([]);
   });

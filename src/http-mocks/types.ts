@@ -1,0 +1,53 @@
+import type { ToolStubMatch } from "../stubs/types.js";
+
+/** What an HTTP mock answers with: a response, after an optional delay. */
+export interface HttpMockResponse {
+  /** Default 200. */
+  readonly status?: number;
+  /** A JSON body (sets `content-type: application/json`). */
+  readonly json?: unknown;
+  /** A text body. */
+  readonly text?: string;
+  readonly headers?: { readonly [name: string]: string };
+  /** Simulated latency in milliseconds before the response. */
+  readonly delayMs?: number;
+}
+
+/** Or a network error: the client's request fails (`fetch` rejects with a `TypeError`). */
+export interface HttpMockNetworkError {
+  /** What the trace records as the error. */
+  readonly networkError: string;
+}
+
+/** One outcome of an HTTP mock. */
+export type HttpMockOutcome = HttpMockResponse | HttpMockNetworkError;
+
+/**
+ * A declarative HTTP mock: plain JSON (a fixture file can hold it), in the same contract as stub rules.
+ * The first mock whose method, URL and `match` fit answers; `outcomes` are answered in turn, the last one
+ * repeating.
+ *
+ * @example
+ * ```ts
+ * { id: "paris", method: "GET", url: "https://api.weather.test/v1/current", match: { query: { properties: { city: { const: "Paris" } } } }, outcome: { json: { tempC: 21 } } }
+ * ```
+ */
+export interface HttpMock {
+  readonly id: string;
+  /** Default: any method. */
+  readonly method?: string;
+  /**
+   * A full URL or an MSW-style pattern with parameters and wildcards (`https://api.test/users/:id`,
+   * `*\/v1/current`); a path alone (`/v1/current`) matches it on any host. A RegExp is tested against the
+   * whole URL (not in the plugin's options, which are JSON).
+   */
+  readonly url: string | RegExp;
+  /**
+   * Constraints on the request as `{ method, url, path, query, headers, body }` (query parameters and
+   * lower-cased headers as objects of strings, the body parsed as JSON when it is JSON), in the JSON Schema
+   * subset of stub rules' `match`.
+   */
+  readonly match?: ToolStubMatch;
+  readonly outcome?: HttpMockOutcome;
+  readonly outcomes?: readonly HttpMockOutcome[];
+}

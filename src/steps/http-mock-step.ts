@@ -1,0 +1,60 @@
+import type { Step } from "../chain/types.js";
+import type { CompiledHttpMock } from "../http-mocks/validate-http-mock.js";
+import { urlMatches } from "../http-mocks/url-pattern.js";
+import type { HttpMockOutcome } from "../http-mocks/types.js";
+import { interpretFirstMatch } from "../stubs/match-interpreter.js";
+
+/** What an HTTP mock matches against: the request as plain JSON. */
+export interface HttpRequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  /** Lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON when the body is JSON, else its text; `undefined` without a body. */
+  readonly body: unknown;
+}
+
+/** The step answering HTTP exchanges from a session's HTTP mocks, and what it knows of their use. */
+export interface HttpMockStep {
+  readonly step: Step;
+  unusedIds(): string[];
+}
+
+/** First match wins; a mock's outcomes are answered in turn, the last one repeating. */
+export function httpMockStep(mocks: readonly CompiledHttpMock[]): HttpMockStep {
+  const used = new Map<string, number>();
+  const step: Step = {
+    name: "http mocks",
+    run: (ctx, next) => {
+      if (ctx.kind !== "http" || mocks.length === 0) return next();
+      const request = ctx.input as HttpRequestView;
+      const mock = mocks.find((candidate) => (candidate.method === undefined || candidate.method === request.method) && urlMatches(candidate.url, request.url) && interpretFirstMatch([candidate.program], request) === 0);
+      if (mock === undefined) return next();
+      const count = used.get(mock.id) ?? 0;
+      used.set(mock.id, count + 1);
+      const outcomeIndex = Math.min(count, mock.outcomes.length - 1);
+      const outcome = mock.outcomes[outcomeIndex] as HttpMockOutcome;
+      const source = { kind: "stub", ruleId: mock.id, outcomeIndex } as const;
+      if ("networkError" in outcome) return ctx.fail(new TypeError(`fetch failed: ${outcome.networkError}`), source);
+      const response = toResponse(outcome);
+      if (outcome.delayMs === undefined || outcome.delayMs === 0) return ctx.answer(response, source);
+      return new Promise((resolve) => setTimeout(resolve, outcome.delayMs)).then(() => ctx.answer(response, source));
+    },
+  };
+  return { step, unusedIds: () => mocks.filter((mock) => !used.has(mock.id)).map((mock) => mock.id) };
+}
+
+function toResponse(outcome: Exclude<HttpMockOutcome, { networkError: string }>): Response {
+  const headers = new Headers(outcome.headers);
+  let body: string | null = null;
+  if (outcome.json !== undefined) {
+    body = JSON.stringify(outcome.json);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  } else if (outcome.text !== undefined) {
+    body = outcome.text;
+    if (!headers.has("content-type")) headers.set("content-type", "text/plain; charset=utf-8");
+  }
+  return new Response(body, { status: outcome.status ?? 200, headers });
+}
