@@ -47,3 +47,4 @@ export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middlewar
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
+export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry } from "./cassettes/types.js";

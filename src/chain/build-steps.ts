@@ -11,6 +11,8 @@ export interface ChainParts {
   readonly rules: RuleSet;
   /** The session's HTTP mocks, beside the stubs. */
   readonly httpMocks?: Step;
+  /** The session's cassette, after the stubs and mocks. */
+  readonly cassette?: Step;
   /** Strict mode: nothing that would go live runs. */
   readonly strict: boolean;
 }
@@ -19,10 +21,8 @@ export interface ChainParts {
  * The order of the chain, outermost first. Recording wraps all of it (it is the chain itself: see
  * `ChainCall.run`), so the trace holds what the agent finally saw:
  *
- *   record → the session's steps (middleware) → [cassette replay] → stubs and HTTP mocks → strict → the real thing
- *
- * Cassette replay takes its place between the session's steps and the stubs when it exists.
+ *   record → the session's steps (middleware) → stubs and HTTP mocks → cassette → strict → the real thing
  */
 export function buildSteps(parts: ChainParts): readonly Step[] {
-  return [...(parts.steps ?? []), stubStep(parts.rules), ...(parts.httpMocks ? [parts.httpMocks] : []), ...(parts.strict ? [strictStep] : [])];
+  return [...(parts.steps ?? []), stubStep(parts.rules), ...(parts.httpMocks ? [parts.httpMocks] : []), ...(parts.cassette ? [parts.cassette] : []), ...(parts.strict ? [strictStep] : [])];
 }

@@ -28,8 +28,14 @@ export class TestScope {
   /** Things to close when the test ends (a wire server started inside the test). */
   readonly resources = new Set<{ close(): void }>();
 
-  /** @param testName The test's full name, for messages about calls that arrive after it ended. */
-  constructor(readonly testName?: string) {}
+  /**
+   * @param testName The test's full name, for messages about calls that arrive after it ended.
+   * @param testPath The test file, where its sessions' cassettes live by default.
+   */
+  constructor(
+    readonly testName?: string,
+    readonly testPath?: string,
+  ) {}
 
   /** Closes every session (restoring its spies) and every resource, and returns the sessions' reports. */
   closeAll(): SessionReport[] {

@@ -26,6 +26,8 @@ import type { Middleware } from "../middleware/types.js";
 import { requestView } from "../model/request-view.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
+import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
+import { cassetteStep } from "../steps/cassette-step.js";
 import { httpMockStep, type HttpMockStep } from "../steps/http-mock-step.js";
 import { applyReply } from "./apply-reply.js";
 import { AskedCalls, type AskedCall } from "./asked-calls.js";
@@ -88,10 +90,12 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private readonly turnMiddleware = new Map<number, TurnMiddleware>();
   private readonly middlewareHost: MiddlewareHost;
   private readonly httpMocks: HttpMockStep;
+  private readonly cassette: Cassette | undefined;
 
   constructor(
     options: SessionOptions<TMessage>,
     private readonly testName: string | undefined,
+    testPath?: string,
   ) {
     if (typeof options.agent !== "function") {
       throw new TypeError("[tooltrace] createSession needs `agent`: a function (message, { history, signal }) => reply.");
@@ -112,6 +116,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         "session",
       );
     }
+    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, this.name) : undefined));
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -126,7 +131,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
     this.middlewareHost = middlewareHost;
     const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
-    this.steps = buildSteps({ steps, rules: this.rules, httpMocks: this.httpMocks.step, strict: this.strict });
+    // Recording means letting the real thing run: a strict session records too.
+    const recording = this.cassette !== undefined && !this.cassette.replaying;
+    this.steps = buildSteps({ steps, rules: this.rules, httpMocks: this.httpMocks.step, ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
   }
 
   get history(): readonly TMessage[] {
@@ -267,6 +274,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       }
       this.closed = true;
       if (this.agentsInFlight === 0) this.bound.unbind();
+      this.cassette?.save();
     }
     return {
       name: this.name,

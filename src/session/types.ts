@@ -1,4 +1,5 @@
 import type { ToolsInput } from "../catchers/bind-tools.js";
+import type { CassetteOptions } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { Middleware } from "../middleware/types.js";
 import type { Step } from "../chain/types.js";
@@ -65,6 +66,12 @@ export interface SessionOptions<TMessage = unknown> {
    * (`tooltrace({ llm: true })` or `startLlmServer()`), which catches the requests.
    */
   readonly http?: readonly HttpMock[];
+  /**
+   * Record the real tools' results and HTTP exchanges, or replay them (see `CassetteOptions`). Stubs and
+   * HTTP mocks win over the cassette; what they answer is never recorded. A recording session lets the real
+   * thing run even when strict.
+   */
+  readonly cassette?: CassetteOptions;
   /**
    * When true, nothing unanswered goes live: a tool call no rule matches is refused (the real tool never
    * runs), an HTTP request a turn makes through tooltrace's MSW server is refused, and a tool call the model

@@ -1,3 +1,4 @@
+import type { CassetteMode } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 
@@ -30,4 +31,6 @@ export interface TooltracePluginOptions {
   readonly middleware?: string | readonly string[];
   /** HTTP mocks for every session of the run, before each session's own `http` (string URLs only: the options are JSON). */
   readonly http?: readonly HttpMock[];
+  /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
+  readonly cassette?: CassetteMode;
 }

@@ -7,6 +7,7 @@
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
+import { useCassetteMode } from "../cassettes/cassette.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
 import type { Middleware } from "../middleware/types.js";
@@ -21,15 +22,16 @@ const options = readOptions();
 const middlewarePaths = typeof options.middleware === "string" ? [options.middleware] : (options.middleware ?? []);
 if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePaths));
 if (options.http !== undefined) useHttpMocks(options.http);
+useCassetteMode(options.cassette);
 const scopes = new WeakMap<object, TestScope>();
 
-type TaskLike = { name: string; fullName?: string; file?: { name: string } };
+type TaskLike = { name: string; fullName?: string; file?: { name: string; filepath?: string } };
 
 function scopeFor(task: TaskLike): TestScope {
   let scope = scopes.get(task);
   if (scope === undefined) {
     const prefix = task.file ? `${task.file.name} > ` : "";
-    scope = new TestScope(task.fullName?.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.name);
+    scope = new TestScope(task.fullName?.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.name, task.file?.filepath);
     scopes.set(task, scope);
   }
   return scope;

@@ -1,0 +1,57 @@
+/** How a session uses its cassette. */
+export type CassetteMode =
+  /** The real tools and the network run; what they returned is written when the session closes. */
+  | "record"
+  /** Only the cassette answers: anything it does not hold fails, naming the call and the nearest recorded one. */
+  | "replay"
+  /** Replay when the cassette file exists, else record. */
+  | "auto"
+  /** No cassette. */
+  | "off";
+
+/** Options of a session's cassette (`createSession({ cassette })`). */
+export interface CassetteOptions {
+  /**
+   * Default: the `TOOLTRACE_CASSETTE` environment variable, then the plugin's `cassette`, then `off`; so
+   * `vitest run` in CI can replay while a developer records in watch mode (`TOOLTRACE_CASSETTE=record`).
+   */
+  readonly mode?: CassetteMode;
+  /**
+   * The file. Default: `__cassettes__/<test file>/<test name>.<session name>.json` beside the test file
+   * (a session outside a test needs a path).
+   */
+  readonly path?: string;
+  /** More names to redact on write, beside the defaults (authorization, api keys, cookies, tokens, passwords). */
+  readonly redact?: {
+    /** Query parameters of recorded URLs. */
+    readonly query?: readonly string[];
+    /** JSON fields anywhere in recorded inputs, outputs and bodies. */
+    readonly fields?: readonly string[];
+  };
+}
+
+/** One recorded tool call. */
+export interface CassetteToolEntry {
+  readonly input: unknown;
+  readonly output?: unknown;
+  readonly error?: { readonly name: string; readonly message: string };
+}
+
+/** One recorded HTTP exchange. */
+export interface CassetteHttpEntry {
+  readonly method: string;
+  readonly url: string;
+  readonly requestBody?: unknown;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** The JSON file: readable and stable, keys in a fixed order, safe to review in a pull request. */
+export interface CassetteFile {
+  readonly version: 1;
+  /** Per tool (qualified name), the calls in the order they were made. */
+  readonly tools: Readonly<Record<string, readonly CassetteToolEntry[]>>;
+  /** Per `METHOD url`, the exchanges in the order they were made. */
+  readonly http: Readonly<Record<string, readonly CassetteHttpEntry[]>>;
+}

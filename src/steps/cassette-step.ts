@@ -1,0 +1,100 @@
+import type { Step, StepContext } from "../chain/types.js";
+import { isThenable } from "../chain/chain-call.js";
+import type { Cassette } from "../cassettes/cassette.js";
+import type { HttpRequestView } from "./http-mock-step.js";
+import { suggestName } from "../stubs/suggest.js";
+import { toTraceError } from "../trace/to-trace-error.js";
+
+/**
+ * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and
+ * before strict mode and the real thing. Replaying, it answers tool calls and HTTP exchanges from the
+ * cassette and refuses anything it does not hold; recording, it lets the real thing run and keeps what it
+ * returned. Model calls are answered by the mock model and pass through.
+ */
+export function cassetteStep(cassette: Cassette): Step {
+  return {
+    name: "cassette",
+    run: (ctx, next) => {
+      if (ctx.kind === "tool") return cassette.replaying ? replayTool(cassette, ctx) : recordTool(cassette, ctx, next());
+      if (ctx.kind === "http") return cassette.replaying ? replayHttp(cassette, ctx) : recordHttp(cassette, ctx, next());
+      return next();
+    },
+  };
+}
+
+function replayTool(cassette: Cassette, ctx: StepContext): unknown {
+  const found = cassette.nextTool(ctx.name);
+  if (found === undefined) {
+    const near = suggestName(ctx.name, cassette.recordedTools());
+    return ctx.reject(`cassette ${cassette.path} holds no more calls of ${ctx.name}${near !== undefined && near !== ctx.name ? ` (nearest recorded tool: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+  }
+  const source = { kind: "cassette", entry: found.index } as const;
+  const input = cassette.redactor.value(ctx.input);
+  if (!sameJson(input, found.entry.input)) {
+    return ctx.reject(`cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`, source);
+  }
+  if (found.entry.error !== undefined) return ctx.fail(Object.assign(new Error(found.entry.error.message), { name: found.entry.error.name }), source);
+  return ctx.answer(found.entry.output, source);
+}
+
+function recordTool(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
+  const input = cassette.redactor.value(ctx.input);
+  const keep = (output: unknown) => cassette.recordTool(ctx.name, { input, output: cassette.redactor.value(output) });
+  const keepError = (error: unknown) => {
+    const { name, message } = toTraceError(error);
+    cassette.recordTool(ctx.name, { input, error: { name, message } });
+  };
+  if (!isThenable(result)) {
+    keep(result);
+    return result;
+  }
+  return Promise.resolve(result).then(
+    (output) => (keep(output), output),
+    (error: unknown) => {
+      keepError(error);
+      throw error;
+    },
+  );
+}
+
+function httpKey(cassette: Cassette, request: HttpRequestView): string {
+  return `${request.method} ${cassette.redactor.url(request.url)}`;
+}
+
+function replayHttp(cassette: Cassette, ctx: StepContext): unknown {
+  const key = httpKey(cassette, ctx.input as HttpRequestView);
+  const found = cassette.nextHttp(key);
+  if (found === undefined) {
+    const near = suggestName(key, cassette.recordedRequests());
+    return ctx.reject(`cassette ${cassette.path} holds no more exchanges for ${key}${near !== undefined ? ` (nearest recorded: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+  }
+  const { entry } = found;
+  return ctx.answer(new Response(entry.body === "" ? null : entry.body, { status: entry.status, headers: entry.headers }), { kind: "cassette", entry: found.index });
+}
+
+function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
+  const request = ctx.input as HttpRequestView;
+  return Promise.resolve(result).then(async (response) => {
+    if (response instanceof Response) {
+      const text = await response.clone().text();
+      cassette.recordHttp(httpKey(cassette, request), {
+        method: request.method,
+        url: cassette.redactor.url(request.url),
+        ...(request.body !== undefined ? { requestBody: cassette.redactor.value(request.body) } : {}),
+        status: response.status,
+        headers: cassette.redactor.headers(response.headers),
+        body: cassette.redactor.body(text),
+      });
+    }
+    return response;
+  });
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  return keysA.length === keysB.length && keysA.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

@@ -1,0 +1,173 @@
+import { createServer, type Server } from "node:http";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createSession, StubConfigError, type CassetteOptions } from "tooltrace";
+import { startLlmServer, type LlmServer } from "tooltrace/msw";
+import { defaultCassettePath } from "../../src/cassettes/cassette.js";
+
+const API_KEY = "sk-live-4f9c2a7e1b8d3c6f";
+
+/** A fake issue tracker on 127.0.0.1, counting what reaches it. */
+async function fakeUpstream() {
+  const seen: string[] = [];
+  const server: Server = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    const id = new URL(request.url ?? "/", "http://x").searchParams.get("id");
+    response.writeHead(200, { "content-type": "application/json", "set-cookie": `session=${API_KEY}` });
+    response.end(JSON.stringify({ id, title: `Issue ${id}`, token: API_KEY }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let llm: LlmServer;
+beforeAll(() => {
+  llm = startLlmServer();
+});
+afterAll(() => llm.close());
+
+/** An agent whose tools call the issue tracker over HTTP, with a real-looking API key. */
+function issueAgent(base: { url: string }, order: "lookups first" | "notify first" = "lookups first") {
+  const tools = {
+    lookup: async ({ id }: { id: string }) => {
+      const response = await fetch(`${base.url}/issues?id=${id}&api_key=${API_KEY}`, { headers: { authorization: `Bearer ${API_KEY}` } });
+      return (await response.json()) as unknown;
+    },
+    notify: async (_input: { to: string }) => {
+      throw new Error("SMTP down");
+    },
+  };
+  const agent = async () => {
+    const results: unknown[] = [];
+    const notify = () => tools.notify({ to: "ada" }).catch((error: Error) => `notify failed: ${error.message}`);
+    if (order === "notify first") results.push(await notify());
+    results.push(await tools.lookup({ id: "7" }), await tools.lookup({ id: "8" }));
+    if (order === "lookups first") results.push(await notify());
+    return JSON.stringify(results);
+  };
+  return { tools, agent };
+}
+
+function cassettePath(): string {
+  return join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-")), "issues.json");
+}
+
+async function runWith(cassette: CassetteOptions, base: { url: string }, order?: "lookups first" | "notify first") {
+  const { tools, agent } = issueAgent(base, order);
+  const session = createSession({ tools, agent, cassette, strict: cassette.mode === "replay", unusedRules: "ignore" });
+  const turn = await session.send("What are issues 7 and 8?");
+  const report = session.close();
+  return { turn, report, session };
+}
+
+describe("cassettes: record against a local upstream, replay with it stopped", () => {
+  test("recorded results replay hermetically: nothing goes out, errors replay as errors, tools may reorder", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    const recorded = await runWith({ mode: "record", path }, upstream);
+    expect(upstream.seen).toHaveLength(2);
+    expect(recorded.turn.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["real", "real", "real"]);
+    await upstream.close();
+
+    const file = JSON.parse(readFileSync(path, "utf8")) as { version: number; tools: Record<string, unknown[]>; http: Record<string, unknown[]> };
+    expect(file.version).toBe(1);
+    expect(Object.keys(file.tools)).toEqual(["lookup", "notify"]);
+    expect(file.tools.notify).toEqual([{ input: { to: "ada" }, error: { name: "Error", message: "SMTP down" } }]);
+    expect(Object.keys(file.http)).toEqual([`GET ${upstream.url}/issues?id=7&api_key=%5Bredacted%5D`, `GET ${upstream.url}/issues?id=8&api_key=%5Bredacted%5D`]);
+    // The key went out in a header, a query parameter, a cookie and a JSON field: it is nowhere in the file.
+    expect(readFileSync(path, "utf8")).not.toContain(API_KEY);
+
+    const replayed = await runWith({ mode: "replay", path }, upstream, "notify first");
+    expect(upstream.seen).toHaveLength(2);
+    expect(replayed.report.violations).toEqual([]);
+    expect(JSON.parse(replayed.turn.text)).toEqual(["notify failed: SMTP down", { id: "7", title: "Issue 7", token: "[redacted]" }, { id: "8", title: "Issue 8", token: "[redacted]" }]);
+    expect(replayed.turn.toolCalls.map((call) => [call.tool, call.status, call.answeredBy])).toEqual([
+      ["notify", "failed", { kind: "cassette", entry: 0 }],
+      ["lookup", "completed", { kind: "cassette", entry: 0 }],
+      ["lookup", "completed", { kind: "cassette", entry: 1 }],
+    ]);
+  });
+
+  test("a call the cassette does not hold, or holds with other input, is refused naming it, and fails the test", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    await runWith({ mode: "record", path }, upstream);
+    await upstream.close();
+    const { tools } = issueAgent(upstream);
+    const session = createSession({
+      tools,
+      strict: true,
+      cassette: { mode: "replay", path },
+      unusedRules: "ignore",
+      agent: async () => {
+        await tools.lookup({ id: "7" });
+        const other = await tools.lookup({ id: "9" }).catch((error: Error) => error.message);
+        await tools.lookup({ id: "8" }).catch(() => undefined);
+        const extra = await tools.lookup({ id: "8" }).catch((error: Error) => error.message);
+        return JSON.stringify([other, extra]);
+      },
+    });
+    await session.send("go");
+    const violations = session.takeViolations();
+    expect(violations[0]).toContain(`call 2 of lookup was recorded with {"id":"8"}, and the agent now sends {"id":"9"}`);
+    expect(violations[1]).toContain(`holds no more calls of lookup`);
+    expect(upstream.seen).toHaveLength(2);
+  });
+
+  test("auto records when the file is missing and replays when it exists; replay without a file, or an unknown version, is refused with the command", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    await runWith({ mode: "auto", path }, upstream);
+    expect(existsSync(path)).toBe(true);
+    await runWith({ mode: "auto", path }, upstream);
+    expect(upstream.seen).toHaveLength(2);
+    await upstream.close();
+
+    const { tools, agent } = issueAgent(upstream);
+    const missing = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-")), "none.json");
+    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path: missing } })).toThrow(StubConfigError);
+    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path: missing } })).toThrow(/does not exist[\s\S]*TOOLTRACE_CASSETTE=record/);
+    writeFileSync(path, JSON.stringify({ version: 0, tools: {} }));
+    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path } })).toThrow(/has version 0; this tooltrace reads version 1[\s\S]*TOOLTRACE_CASSETTE=record/);
+  });
+
+  test("stubs win over the cassette, and what a stub answered is never recorded", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    const { tools, agent } = issueAgent(upstream);
+    const session = createSession({ tools, agent, cassette: { mode: "record", path }, stubs: [{ id: "notify", tool: "notify", outcome: { response: "sent" } }] });
+    await session.send("go");
+    session.close();
+    await upstream.close();
+    const file = JSON.parse(readFileSync(path, "utf8")) as { tools: Record<string, unknown[]> };
+    expect(Object.keys(file.tools)).toEqual(["lookup"]);
+  });
+
+  test("TOOLTRACE_CASSETTE chooses the mode for sessions that do not: record in watch mode, replay in CI", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    const before = process.env.TOOLTRACE_CASSETTE;
+    try {
+      process.env.TOOLTRACE_CASSETTE = "record";
+      await runWith({ path }, upstream);
+      process.env.TOOLTRACE_CASSETTE = "replay";
+      await upstream.close();
+      const replayed = await runWith({ path }, upstream);
+      expect(replayed.turn.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["cassette", "cassette", "cassette"]);
+      expect(upstream.seen).toHaveLength(2);
+      process.env.TOOLTRACE_CASSETTE = "sometimes";
+      const { tools, agent } = issueAgent(upstream);
+      expect(() => createSession({ tools, agent, cassette: { path } })).toThrow("TOOLTRACE_CASSETTE=sometimes is not a cassette mode");
+    } finally {
+      if (before === undefined) delete process.env.TOOLTRACE_CASSETTE;
+      else process.env.TOOLTRACE_CASSETTE = before;
+    }
+  });
+
+  test("by default a cassette lives beside its test file, one file per test and session", () => {
+    expect(defaultCassettePath("/repo/test/support.eval.ts", "refunds > a delivered order", "session 1")).toBe("/repo/test/__cassettes__/support.eval.ts/refunds-a-delivered-order.session-1.json");
+  });
+});
