@@ -3,7 +3,7 @@ import { serveOnLoopback } from "../src/catchers/loopback-server.js";
 import { createSession, type MockModelRequest } from "../src/index.js";
 import { createLlmAnswer } from "../src/wire/answer.js";
 import { WireToolCalls } from "../src/wire/wire-tool-calls.js";
-import { median } from "./stats.js";
+import { interleaved, median } from "./stats.js";
 
 const CYCLES_PER_SAMPLE = 50;
 const SAMPLES = 20;
@@ -55,16 +55,7 @@ async function perRequest(proxy: boolean): Promise<number> {
  * CLI's results back through the chain) against the wire mock alone on the same socket, both in a session.
  */
 export async function cliProxy() {
-  const ours: number[] = [];
-  const baseline: number[] = [];
-  for (let i = 0; i < SAMPLES + 2; i++) {
-    const oursFirst = i % 2 === 0;
-    const first = await perRequest(oursFirst);
-    const second = await perRequest(!oursFirst);
-    if (i < 2) continue;
-    ours.push(oursFirst ? first : second);
-    baseline.push(oursFirst ? second : first);
-  }
+  const { ours, baseline } = await interleaved(SAMPLES, 2, perRequest);
   return { oursMs: median(ours), baselineMs: median(baseline) };
 }
 

@@ -2,7 +2,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { httpCatcher } from "../src/catchers/msw-http.js";
 import { createSession } from "../src/index.js";
-import { median } from "./stats.js";
+import { interleaved, median } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;
 const SAMPLES = 30;
@@ -45,20 +45,10 @@ export async function httpMock() {
     }),
   ];
   try {
-    const oursNs: number[] = [];
-    const baselineNs: number[] = [];
-    for (let i = 0; i < SAMPLES + 4; i++) {
-      const oursFirst = i % 2 === 0;
-      const run = async (mine: boolean) => {
-        server.resetHandlers(...(mine ? ours : bare));
-        return mine ? requestsInSession() : requests();
-      };
-      const first = await run(oursFirst);
-      const second = await run(!oursFirst);
-      if (i < 4) continue;
-      oursNs.push(oursFirst ? first : second);
-      baselineNs.push(oursFirst ? second : first);
-    }
+    const { ours: oursNs, baseline: baselineNs } = await interleaved(SAMPLES, 4, async (mine) => {
+      server.resetHandlers(...(mine ? ours : bare));
+      return mine ? requestsInSession() : requests();
+    });
     return { oursNs: median(oursNs), baselineNs: median(baselineNs) };
   } finally {
     server.close();

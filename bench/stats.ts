@@ -25,3 +25,21 @@ export function formatNs(ns: number): string {
 export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
 }
+
+/**
+ * Runs `measure(true)` (ours) and `measure(false)` (the baseline) `samples` times after `warmup` rounds,
+ * alternating which goes first (ABBA), so warm-up and drift favour neither; returns both series.
+ */
+export async function interleaved(samples: number, warmup: number, measure: (ours: boolean) => Promise<number>): Promise<{ ours: number[]; baseline: number[] }> {
+  const ours: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < samples + warmup; i++) {
+    const oursFirst = i % 2 === 0;
+    const first = await measure(oursFirst);
+    const second = await measure(!oursFirst);
+    if (i < warmup) continue;
+    ours.push(oursFirst ? first : second);
+    baseline.push(oursFirst ? second : first);
+  }
+  return { ours, baseline };
+}

@@ -2,7 +2,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { createSession } from "../src/index.js";
 import { llmWire } from "../src/wire/index.js";
-import { formatNs, median } from "./stats.js";
+import { formatNs, interleaved, median } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;
 const SAMPLES = 30;
@@ -55,21 +55,10 @@ export async function wireCompletion() {
         return new HttpResponse(sample, { headers: { "content-type": "application/json" } });
       }),
     ];
-    const ours: number[] = [];
-    const baseline: number[] = [];
-    // Alternate which runs first (ABBA), so warm-up and drift do not favour either side.
-    const run = async (handlers: Parameters<typeof server.resetHandlers>) => {
-      server.resetHandlers(...handlers);
-      return handlers === wire.handlers ? requestsInSession() : requests();
-    };
-    for (let i = 0; i < SAMPLES + 4; i++) {
-      const oursFirst = i % 2 === 0;
-      const first = await run(oursFirst ? wire.handlers : bare);
-      const second = await run(oursFirst ? bare : wire.handlers);
-      if (i < 4) continue;
-      ours.push(oursFirst ? first : second);
-      baseline.push(oursFirst ? second : first);
-    }
+    const { ours, baseline } = await interleaved(SAMPLES, 4, async (mine) => {
+      server.resetHandlers(...(mine ? wire.handlers : bare));
+      return mine ? requestsInSession() : requests();
+    });
     return { oursNs: median(ours), baselineNs: median(baseline) };
   } finally {
     server.close();
