@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, type CassetteOptions } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
@@ -169,5 +170,37 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
 
   test("by default a cassette lives beside its test file, one file per test and session", () => {
     expect(defaultCassettePath("/repo/test/support.eval.ts", "refunds > a delivered order", "session 1")).toBe("/repo/test/__cassettes__/support.eval.ts/refunds-a-delivered-order.session-1.json");
+  });
+
+  test("a writer killed while saving never leaves half a file: the cassette is the old one or the whole new one", async () => {
+    const path = cassettePath();
+    writeFileSync(path, JSON.stringify({ version: 1, tools: { old: [{ input: {}, output: "kept" }] }, http: {} }));
+    const built = new URL("../../dist/src/cassettes/cassette.js", import.meta.url).href;
+    // A child records a large cassette and saves it; it is killed while the save is under way.
+    const script = `
+      const { Cassette } = await import(${JSON.stringify(built)});
+      const cassette = Cassette.open({ mode: "record", path: ${JSON.stringify(path)} }, () => undefined);
+      const output = "x".repeat(2000);
+      for (let i = 0; i < 40000; i++) cassette.recordTool("search", { input: { i }, output });
+      process.stdout.write("saving\\n");
+      cassette.save();
+      process.stdout.write("saved\\n");`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    let killedWhileWriting = false;
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    // Kill it the moment its write is under way: as soon as a file beside the cassette appears.
+    const watcher = setInterval(() => {
+      if (readdirSync(dirname(path)).some((name) => name !== basename(path))) {
+        killedWhileWriting = child.kill("SIGKILL");
+        clearInterval(watcher);
+      }
+    }, 1);
+    await new Promise<void>((resolve) => child.on("close", () => resolve()));
+    clearInterval(watcher);
+    expect(out).toContain("saving");
+    const file = JSON.parse(readFileSync(path, "utf8")) as { tools: Record<string, unknown[]> };
+    if (killedWhileWriting && !out.includes("saved")) expect(file.tools).toEqual({ old: [{ input: {}, output: "kept" }] });
+    else expect(file.tools.search).toHaveLength(40000);
   });
 });
