@@ -6,6 +6,7 @@ import { Redactor } from "./redact.js";
 import type { CassetteFile, CassetteHttpEntry, CassetteMode, CassetteOptions, CassetteToolEntry } from "./types.js";
 
 const VERSION = 1;
+const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
 const defaults = globalSingleton("cassetteDefaults", () => ({ mode: undefined as CassetteMode | undefined }));
 
 /** The plugin's cassette mode for every session (below `TOOLTRACE_CASSETTE` and a session's own). */
@@ -27,8 +28,8 @@ export function defaultCassettePath(testPath: string, testName: string, sessionN
 export class Cassette {
   readonly replaying: boolean;
   readonly redactor: Redactor;
-  private readonly tools = new Map<string, CassetteToolEntry[]>();
-  private readonly http = new Map<string, CassetteHttpEntry[]>();
+  private readonly tools = new Map<string, (CassetteToolEntry | undefined)[]>();
+  private readonly http = new Map<string, (CassetteHttpEntry | undefined)[]>();
   private readonly cursors = new Map<string, number>();
   private count = 0;
 
@@ -45,6 +46,9 @@ export class Cassette {
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
   static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined): Cassette | undefined {
     const mode = options?.mode ?? envMode() ?? defaults.mode ?? "off";
+    if (!MODES.includes(mode)) {
+      throw new StubConfigError({ pointer: "" }, `cassette mode ${JSON.stringify(mode)} is not one of ${MODES.join(", ")}.`, "fix `cassette.mode` (or the plugin's `cassette`).", "session");
+    }
     if (mode === "off") return undefined;
     const path = options?.path ?? defaultPath();
     // The run's mode (environment, plugin) applies to sessions inside tests; one outside a test must ask.
@@ -66,14 +70,21 @@ export class Cassette {
     return this.next(this.http, `http ${key}`, key);
   }
 
-  recordTool(tool: string, entry: CassetteToolEntry): void {
-    push(this.tools, tool, entry);
-    this.count += 1;
+  /**
+   * Keeps a place for a call of `tool` in the order the calls start (parallel calls may finish in another
+   * order); the returned function fills it in. A place never filled is left out of the file.
+   */
+  reserveTool(tool: string): (entry: CassetteToolEntry) => void {
+    return this.reserve(this.tools, tool);
   }
 
-  recordHttp(key: string, entry: CassetteHttpEntry): void {
-    push(this.http, key, entry);
-    this.count += 1;
+  reserveHttp(key: string): (entry: CassetteHttpEntry) => void {
+    return this.reserve(this.http, key);
+  }
+
+  /** Records a whole call at once (the next place in its queue). */
+  recordTool(tool: string, entry: CassetteToolEntry): void {
+    this.reserveTool(tool)(entry);
   }
 
   /** The recorded names closest to `name`, for a message about a call the cassette does not hold. */
@@ -118,7 +129,21 @@ export class Cassette {
     for (const [key, entries] of Object.entries(file.http ?? {})) this.http.set(key, [...entries]);
   }
 
-  private next<T>(queues: Map<string, T[]>, cursorKey: string, key: string): { entry: T; index: number } | undefined {
+  private reserve<T>(queues: Map<string, (T | undefined)[]>, key: string): (entry: T) => void {
+    let queue = queues.get(key);
+    if (queue === undefined) {
+      queue = [];
+      queues.set(key, queue);
+    }
+    const list = queue;
+    const place = list.push(undefined) - 1;
+    this.count += 1;
+    return (entry) => {
+      list[place] = entry;
+    };
+  }
+
+  private next<T>(queues: Map<string, (T | undefined)[]>, cursorKey: string, key: string): { entry: T; index: number } | undefined {
     const index = this.cursors.get(cursorKey) ?? 0;
     const entry = queues.get(key)?.[index];
     if (entry === undefined) return undefined;
@@ -130,16 +155,11 @@ export class Cassette {
 function envMode(): CassetteMode | undefined {
   const value = process.env.TOOLTRACE_CASSETTE;
   if (value === undefined || value === "") return undefined;
-  if (value === "record" || value === "replay" || value === "auto" || value === "off") return value;
+  if ((MODES as readonly string[]).includes(value)) return value as CassetteMode;
   throw new StubConfigError({ pointer: "" }, `TOOLTRACE_CASSETTE=${value} is not a cassette mode.`, "use record, replay, auto or off.", "session");
 }
 
-function push<T>(map: Map<string, T[]>, key: string, entry: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [entry]);
-  else list.push(entry);
-}
-
-function sortedRecord<T>(map: Map<string, T[]>): Record<string, T[]> {
-  return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+function sortedRecord<T>(map: Map<string, (T | undefined)[]>): Record<string, T[]> {
+  const entries = [...map.entries()].map(([key, list]) => [key, list.filter((entry): entry is T => entry !== undefined)] as const);
+  return Object.fromEntries(entries.filter(([, list]) => list.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -1,5 +1,5 @@
 /** Query parameters and JSON fields redacted on write unless the user names more. */
-const SECRET_NAMES = ["authorization", "api_key", "apikey", "api-key", "x-api-key", "key", "token", "access_token", "refresh_token", "secret", "client_secret", "password", "cookie", "set-cookie"];
+const SECRET_NAMES = ["authorization", "api_key", "apikey", "api-key", "x-api-key", "token", "access_token", "refresh_token", "secret", "client_secret", "password", "cookie", "set-cookie"];
 /** Response headers kept in a cassette; every other one (set-cookie, auth, tracing ids) is left out. */
 const KEPT_HEADERS = new Set(["content-type"]);
 
@@ -25,10 +25,16 @@ export class Redactor {
     return parsed.toString();
   }
 
+  /** A value as JSON (dates as their strings, as the agent would send them), secret-named strings and numbers redacted. */
   value(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.value(item));
+    if (value === undefined) return undefined;
+    return this.redactJson(JSON.parse(JSON.stringify(value)) as unknown);
+  }
+
+  private redactJson(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.redactJson(item));
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.fields.has(name.toLowerCase()) ? REDACTED : this.value(item)]));
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.fields.has(name.toLowerCase()) && (typeof item === "string" || typeof item === "number") ? REDACTED : this.redactJson(item)]));
   }
 
   headers(headers: Headers): Record<string, string> {
@@ -39,12 +45,15 @@ export class Redactor {
     return kept;
   }
 
-  /** A text body: JSON redacted field by field; other text as it is. */
+  /** A text body: JSON redacted field by field, a form body (`a=1&b=2`) by name; other text as it is. */
   body(text: string): string {
     try {
       return JSON.stringify(this.value(JSON.parse(text)));
     } catch {
-      return text;
+      if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)) return text;
+      const form = new URLSearchParams(text);
+      for (const name of [...form.keys()]) if (this.fields.has(name.toLowerCase())) form.set(name, REDACTED);
+      return form.toString();
     }
   }
 }

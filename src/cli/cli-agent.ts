@@ -62,7 +62,8 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     const folders: CliRunFolders = { cwd: join(root, "work"), home: join(root, "home") };
     mkdirSync(folders.cwd);
     mkdirSync(folders.home);
-    const answer = createLlmAnswer({}, { context, wireTools: new WireToolCalls() });
+    const wireTools = new WireToolCalls();
+    const answer = createLlmAnswer({}, { context, wireTools });
     const server = await serveOnLoopback(answer.answer);
     try {
       await options.setup?.(folders);
@@ -75,6 +76,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
       await options.inspect?.(folders);
       return spec.answer(result.stdout);
     } finally {
+      wireTools.abandon(`${spec.name} ended before it sent this call's result`);
       await server.close();
       if (options.keep) console.warn(`[tooltrace] ${spec.name}: kept the scratch folder ${root}`);
       else rmSync(root, { recursive: true, force: true });

@@ -18,6 +18,8 @@ const MAX_OUTPUT = 8 * 1024 * 1024;
 export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; stdin?: string }): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    // A CLI that exits before reading its input must not crash the test worker with EPIPE: its exit code says it.
+    child.stdin?.on("error", () => undefined);
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     let stdout = "";
     let stderr = "";
@@ -38,6 +40,11 @@ export function runProcess(command: string, args: readonly string[], options: { 
     };
     if (options.signal.aborted) onAbort();
     options.signal.addEventListener("abort", onAbort, { once: true });
+    // A process the CLI left in the background keeps the pipes open, and `close` would wait for it.
+    child.once("exit", () => {
+      const linger = setTimeout(() => killGroup("SIGKILL"), 500);
+      linger.unref();
+    });
     child.once("error", (error) => {
       options.signal.removeEventListener("abort", onAbort);
       reject(error);

@@ -75,6 +75,7 @@ function checkOutcome(outcome: unknown, location: ConfigErrorLocation): HttpMock
   const { status, json, text, headers, delayMs } = outcome;
   const field = (name: string) => ({ ...location, pointer: `${location.pointer}/${name}` });
   if (status !== undefined && (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)) throw new StubConfigError(field("status"), `\`status\` must be an integer from 200 to 599, got ${describe(status)}.`);
+  if ((status === 204 || status === 205 || status === 304) && (json !== undefined || text !== undefined)) throw new StubConfigError(field("status"), `a ${String(status)} response has no body.`, "drop `json`/`text`, or use another status.");
   if (json !== undefined && text !== undefined) throw new StubConfigError(location, "both `json` and `text` are set.", "give one body.");
   if (text !== undefined && typeof text !== "string") throw new StubConfigError(field("text"), `\`text\` must be a string, got ${describe(text)}.`);
   if (headers !== undefined && (!isPlainObject(headers) || Object.values(headers).some((value) => typeof value !== "string"))) throw new StubConfigError(field("headers"), "`headers` must be an object of strings.");

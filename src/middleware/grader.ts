@@ -44,7 +44,7 @@ export function grader(options: GraderOptions): Middleware {
       const expected = typeof options.expected === "function" ? options.expected(message) : options.expected;
       const shown = typeof expected === "string" ? expected : String(expected);
       if (by === "contains") {
-        const pass = typeof expected === "string" ? answer.toLowerCase().includes(expected.toLowerCase()) : expected.test(answer);
+        const pass = typeof expected === "string" ? answer.toLowerCase().includes(expected.toLowerCase()) : answer.search(expected) !== -1;
         return { pass, expected: shown, answer };
       }
       const verdict = await ctx.callLLM(`Grade an answer.\nQuestion: ${message}\nAnswer: ${answer}\nExpected: ${shown}\nReply PASS or FAIL, then one line saying why.`);

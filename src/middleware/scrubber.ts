@@ -35,9 +35,17 @@ export function scrubber(options: ScrubberOptions): Middleware {
   const key = `${name}.removed`;
   return {
     name,
-    async onToolCall({ tool, input, handler, ctx }) {
-      const output = await handler(input);
-      if (options.tools !== undefined && !options.tools.includes(tool)) return output;
+    async onToolCall({ tool, input, handler, fail, ctx }) {
+      if (options.tools !== undefined && !options.tools.includes(tool)) return handler(input);
+      let output: unknown;
+      try {
+        output = await handler(input);
+      } catch (error) {
+        // A failure's message is a result the agent reads too.
+        if (!mentions(error instanceof Error ? error.message : String(error), options.remove)) throw error;
+        ctx.data[key] = ((ctx.data[key] as number | undefined) ?? 0) + 1;
+        return fail("[scrubbed]");
+      }
       const counter = { removed: 0 };
       const scrubbed = scrub(output, options.remove, counter);
       ctx.data[key] = ((ctx.data[key] as number | undefined) ?? 0) + counter.removed;

@@ -11,7 +11,7 @@ const shared = globalSingleton("sharedMiddleware", () => ({ list: [] as readonly
  *
  * @example
  * ```ts
- * useMiddleware([scrubber({ strings: ["INC-4821"] })]);
+ * useMiddleware([scrubber({ remove: ["INC-4821"] })]);
  * ```
  */
 export function useMiddleware(list: readonly Middleware[]): void {

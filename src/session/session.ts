@@ -96,6 +96,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     options: SessionOptions<TMessage>,
     private readonly testName: string | undefined,
     testPath?: string,
+    /** How many sessions its test created before this one: an unnamed session's cassette is named by it. */
+    indexInTest = 0,
   ) {
     if (typeof options.agent !== "function") {
       throw new TypeError("[tooltrace] createSession needs `agent`: a function (message, { history, signal }) => reply.");
@@ -107,7 +109,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
-    this.httpMocks = httpMockStep(compileHttpMocks([...sharedHttpMocks(), ...(checkHttpMocksArray(options.http) ?? [])]));
+    const ownHttpMocks = checkHttpMocksArray(options.http) ?? [];
+    this.httpMocks = httpMockStep(compileHttpMocks([...sharedHttpMocks(), ...ownHttpMocks]), new Set(ownHttpMocks.map((mock) => (mock as { id?: unknown }).id)));
     if (options.http !== undefined && options.http.length > 0 && !httpIsCaught()) {
       throw new StubConfigError(
         { pointer: "" },
@@ -116,7 +119,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         "session",
       );
     }
-    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, this.name) : undefined));
+    const cassetteName = options.name ?? `session ${indexInTest + 1}`;
+    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined));
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -274,7 +278,12 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       }
       this.closed = true;
       if (this.agentsInFlight === 0) this.bound.unbind();
-      this.cassette?.save();
+      try {
+        this.cassette?.save();
+      } catch (error) {
+        // The report fails the test; the other sessions still close.
+        this.violations.push(`${this.name}: the cassette ${this.cassette?.path ?? ""} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
     return {
       name: this.name,

@@ -15,6 +15,8 @@ export function cassetteStep(cassette: Cassette): Step {
   return {
     name: "cassette",
     run: (ctx, next) => {
+      // A handoff or a subagent's delegation is routing, not a tool's result: what it runs is caught in turn.
+      if (!ctx.live) return next();
       if (ctx.kind === "tool") return cassette.replaying ? replayTool(cassette, ctx) : recordTool(cassette, ctx, next());
       if (ctx.kind === "http") return cassette.replaying ? replayHttp(cassette, ctx) : recordHttp(cassette, ctx, next());
       return next();
@@ -39,10 +41,12 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
 
 function recordTool(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
   const input = cassette.redactor.value(ctx.input);
-  const keep = (output: unknown) => cassette.recordTool(ctx.name, { input, output: cassette.redactor.value(output) });
+  // The call's place is taken when it starts, so parallel calls replay in the order they are made.
+  const fill = cassette.reserveTool(ctx.name);
+  const keep = (output: unknown) => fill({ input, output: cassette.redactor.value(output) });
   const keepError = (error: unknown) => {
     const { name, message } = toTraceError(error);
-    cassette.recordTool(ctx.name, { input, error: { name, message } });
+    fill({ input, error: { name, message } });
   };
   if (!isThenable(result)) {
     keep(result);
@@ -74,13 +78,14 @@ function replayHttp(cassette: Cassette, ctx: StepContext): unknown {
 
 function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
   const request = ctx.input as HttpRequestView;
+  const fill = cassette.reserveHttp(httpKey(cassette, request));
   return Promise.resolve(result).then(async (response) => {
     if (response instanceof Response) {
       const text = await response.clone().text();
-      cassette.recordHttp(httpKey(cassette, request), {
+      fill({
         method: request.method,
         url: cassette.redactor.url(request.url),
-        ...(request.body !== undefined ? { requestBody: cassette.redactor.value(request.body) } : {}),
+        ...(request.body !== undefined ? { requestBody: typeof request.body === "string" ? cassette.redactor.body(request.body) : cassette.redactor.value(request.body) } : {}),
         status: response.status,
         headers: cassette.redactor.headers(response.headers),
         body: cassette.redactor.body(text),

@@ -22,8 +22,11 @@ export interface HttpMockStep {
   unusedIds(): string[];
 }
 
-/** First match wins; a mock's outcomes are answered in turn, the last one repeating. */
-export function httpMockStep(mocks: readonly CompiledHttpMock[]): HttpMockStep {
+/**
+ * First match wins; a mock's outcomes are answered in turn, the last one repeating. Only the mocks in
+ * `reported` (the session's own, not the run's shared ones) count as unused when nothing used them.
+ */
+export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: ReadonlySet<unknown>): HttpMockStep {
   const used = new Map<string, number>();
   const step: Step = {
     name: "http mocks",
@@ -43,7 +46,7 @@ export function httpMockStep(mocks: readonly CompiledHttpMock[]): HttpMockStep {
       return new Promise((resolve) => setTimeout(resolve, outcome.delayMs)).then(() => ctx.answer(response, source));
     },
   };
-  return { step, unusedIds: () => mocks.filter((mock) => !used.has(mock.id)).map((mock) => mock.id) };
+  return { step, unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id) };
 }
 
 function toResponse(outcome: Exclude<HttpMockOutcome, { networkError: string }>): Response {

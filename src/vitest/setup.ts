@@ -25,13 +25,21 @@ if (options.http !== undefined) useHttpMocks(options.http);
 useCassetteMode(options.cassette);
 const scopes = new WeakMap<object, TestScope>();
 
-type TaskLike = { name: string; fullName?: string; file?: { name: string; filepath?: string } };
+type TaskLike = { name: string; fullName?: string; file?: { name: string; filepath?: string }; suite?: TaskLike };
+
+/** The test's name under its suites (`refunds > a delivered order`), the same on every Vitest version (3.2 has no `fullName`). */
+function testNameOf(task: TaskLike): string {
+  const prefix = task.file ? `${task.file.name} > ` : "";
+  if (task.fullName !== undefined) return task.fullName.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.fullName;
+  const names: string[] = [];
+  for (let current: TaskLike | undefined = task; current !== undefined && current !== task.file && current.name !== task.file?.name; current = current.suite) names.unshift(current.name);
+  return names.filter((name) => name !== "").join(" > ");
+}
 
 function scopeFor(task: TaskLike): TestScope {
   let scope = scopes.get(task);
   if (scope === undefined) {
-    const prefix = task.file ? `${task.file.name} > ` : "";
-    scope = new TestScope(task.fullName?.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.name, task.file?.filepath);
+    scope = new TestScope(testNameOf(task), task.file?.filepath);
     scopes.set(task, scope);
   }
   return scope;

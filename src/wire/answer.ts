@@ -158,7 +158,7 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       reply = await ask(decoded.view);
     } else {
       const view = await wireTools.prepare(decoded.view);
-      reply = await wireTools.settle(context, view, await ask(view), ask);
+      reply = await wireTools.settle(context, decoded.view, view, await ask(view), ask);
     }
   } catch (cause) {
     return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));

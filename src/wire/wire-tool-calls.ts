@@ -71,15 +71,16 @@ export class WireToolCalls {
   /**
    * Runs each tool call of `reply` through the chain; returns the reply the agent gets (only the calls that
    * reached the end of the chain, with the input it gave them), asking the model again (`ask`) while every
-   * call of a reply was answered in the chain.
+   * call of a reply was answered in the chain. `sent` is the request as the agent sent it, `view` as the
+   * model saw it.
    */
-  async settle(context: TurnContext, view: MockModelRequest, reply: ResolvedReply, ask: (view: MockModelRequest) => Promise<ResolvedReply>): Promise<ResolvedReply> {
+  async settle(context: TurnContext, sent: MockModelRequest, view: MockModelRequest, reply: ResolvedReply, ask: (view: MockModelRequest) => Promise<ResolvedReply>): Promise<ResolvedReply> {
     let current = reply;
     let seen = view;
     for (let round = 0; ; round += 1) {
       if (current.toolCalls.length === 0) return current;
-      const sent = await Promise.all(current.toolCalls.map((call) => this.start(context, call.id, call.name, call.input)));
-      const visible = current.toolCalls.flatMap((call, i) => (sent[i]?.reached ? [{ ...call, input: sent[i].input }] : []));
+      const started = await Promise.all(current.toolCalls.map((call) => this.start(context, call.id, call.name, call.input)));
+      const visible = current.toolCalls.flatMap((call, i) => (started[i]?.reached ? [{ ...call, input: started[i].input }] : []));
       if (visible.length > 0) {
         if (visible.length < current.toolCalls.length) {
           const group = current.toolCalls.map((call) => call.id);
@@ -99,9 +100,22 @@ export class WireToolCalls {
         { role: "assistant", text: current.text, toolCalls: current.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })) },
         { role: "tool", text: resultsText(results), toolResults: results },
       ];
-      this.rounds.push({ at: view.messages.length, messages });
+      // Placed by the agent's own conversation (`sent`), which lacks every round it never saw.
+      this.rounds.push({ at: sent.messages.length, messages });
       seen = requestView([...seen.messages, ...messages], seen.tools, [...seen.toolResults, ...results]);
       current = await ask(seen);
+    }
+  }
+
+  /**
+   * The agent ended (it finished, crashed or was killed): every call sent to it whose result never came back
+   * fails with `reason`, so no record stays pending and no middleware waits on its handler for ever.
+   */
+  abandon(reason: string): void {
+    for (const call of this.calls.values()) {
+      if (call.deliver === undefined || call.delivered) continue;
+      call.delivered = true;
+      call.deliver({ output: reason, isError: true });
     }
   }
 

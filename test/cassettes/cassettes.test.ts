@@ -203,4 +203,18 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     if (killedWhileWriting && !out.includes("saved")) expect(file.tools).toEqual({ old: [{ input: {}, output: "kept" }] });
     else expect(file.tools.search).toHaveLength(40000);
   });
+
+  test("parallel calls of one tool replay in the order they were made, whatever order they finished in; a mode typo is refused", async () => {
+    const path = cassettePath();
+    const tools = { lookup: async ({ id, ms }: { id: number; ms: number }) => (await new Promise((resolve) => setTimeout(resolve, ms)), { id }) };
+    const agent = async () => JSON.stringify(await Promise.all([tools.lookup({ id: 1, ms: 40 }), tools.lookup({ id: 2, ms: 1 })]));
+    const recording = createSession({ tools, agent, cassette: { mode: "record", path } });
+    await recording.send("go");
+    recording.close();
+    const replay = createSession({ tools, agent, strict: true, cassette: { mode: "replay", path } });
+    const turn = await replay.send("go");
+    expect(replay.takeViolations()).toEqual([]);
+    expect(turn.text).toBe('[{"id":1},{"id":2}]');
+    expect(() => createSession({ tools, agent, cassette: { mode: "Replay" as "replay", path } })).toThrow('cassette mode "Replay" is not one of record, replay, auto, off');
+  });
 });

@@ -1,6 +1,6 @@
 import { get } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSession, StubConfigError, type HttpMock } from "tooltrace";
+import { createSession, StubConfigError, useHttpMocks, type HttpMock } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 
 let server: LlmServer;
@@ -135,5 +135,19 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
     expect(refused([{ id: "c", url: "https://x.test/", outcome: { body: "x" } }])).toContain('"c" at /outcome/body: unknown field `body`');
     expect(refused([{ id: "d", url: "https://x.test/", outcome: { json: {} } }, { id: "d", url: "https://y.test/", outcome: { json: {} } }])).toContain("duplicate HTTP mock id");
     expect(refused([{ id: "e", url: "", outcome: { json: {} } }])).toContain('"e" at /url');
+    expect(refused([{ id: "f", url: "https://x.test/", outcome: { status: 204, json: {} } }])).toContain('HTTP mock "f" at /outcome/status: a 204 response has no body');
+  });
+
+  test("the run's shared mocks answer every session, and only a session's own unused mocks are reported", async () => {
+    useHttpMocks([{ id: "shared-health", url: "https://status.weather.test/health", outcome: { text: "ok" } }]);
+    try {
+      const session = createSession({ tools: {}, unusedRules: "ignore", http: [{ id: "own", url: "https://nowhere.test/", outcome: { text: "" } }], agent: async () => (await fetch("https://api.weather.test/x")).status.toString() });
+      await session.send("go");
+      expect(session.unusedRuleIds()).toEqual(["own"]);
+      const other = createSession({ tools: {}, agent: async () => (await fetch("https://status.weather.test/health")).text() });
+      expect((await other.send("go")).text).toBe("ok");
+    } finally {
+      useHttpMocks([]);
+    }
   });
 });

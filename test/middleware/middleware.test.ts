@@ -206,6 +206,15 @@ describe("ctx.callLLM and the shipped middleware", () => {
     expect(turn.toolCalls[0]?.changes).toEqual([{ by: "scrubber", what: "output" }]);
   });
 
+  test("scrubber also hides a failure whose message mentions the source", async () => {
+    const tools = { search: async (_input: { query: string }): Promise<unknown> => Promise.reject(new Error("INC-4821 is archived")) };
+    const seen: string[] = [];
+    const agent = async () => String(await tools.search({ query: "x" }).catch((error: Error) => (seen.push(error.message), "recovered")));
+    const turn = await createSession({ agent, tools, middleware: [scrubber({ remove: ["INC-4821"] })] }).send("go");
+    expect(seen).toEqual(["[scrubbed]"]);
+    expect(turn).toHaveResult("scrubber", { removed: 1 });
+  });
+
   test("grader checks the final answer by text, or asks the model", async () => {
     const { tools, agent } = searchAgent([]);
     const byText = await createSession({ agent, tools, middleware: [grader({ expected: "rolled back" })] }).send("deploy");
@@ -214,5 +223,9 @@ describe("ctx.callLLM and the shipped middleware", () => {
     expect(wrong).toHaveResult("grader", { pass: false });
     const byModel = await createSession({ agent, tools, llm: (request: MockModelRequest) => (request.lastUserMessage?.includes("Expected: rollback") ? "PASS: it says so" : "FAIL"), middleware: [grader({ expected: "rollback", by: "llm" })] }).send("deploy");
     expect(byModel.results.grader).toMatchObject({ pass: true, reason: "it says so" });
+    // A global RegExp keeps no state between turns.
+    const global = createSession({ agent, tools, middleware: [grader({ expected: /rolled back/g })] });
+    expect(await global.send("deploy")).toHaveResult("grader", { pass: true });
+    expect(await global.send("deploy")).toHaveResult("grader", { pass: true });
   });
 });
