@@ -137,7 +137,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
     // Recording means letting the real thing run: a strict session records too.
     const recording = this.cassette !== undefined && !this.cassette.replaying;
-    this.steps = buildSteps({ steps, rules: this.rules, httpMocks: this.httpMocks.step, ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
+    this.steps = buildSteps({ steps, rules: this.rules, ...(this.httpMocks.active ? { httpMocks: this.httpMocks.step } : {}), ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
   }
 
   get history(): readonly TMessage[] {

@@ -19,6 +19,8 @@ export interface HttpRequestView {
 /** The step answering HTTP exchanges from a session's HTTP mocks, and what it knows of their use. */
 export interface HttpMockStep {
   readonly step: Step;
+  /** False without mocks: the chain leaves the step out. */
+  readonly active: boolean;
   unusedIds(): string[];
 }
 
@@ -46,7 +48,7 @@ export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: Reado
       return new Promise((resolve) => setTimeout(resolve, outcome.delayMs)).then(() => ctx.answer(response, source));
     },
   };
-  return { step, unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id) };
+  return { step, active: mocks.length > 0, unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id) };
 }
 
 function toResponse(outcome: Exclude<HttpMockOutcome, { networkError: string }>): Response {
