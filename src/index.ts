@@ -48,3 +48,6 @@ export { grader, type GraderOptions, type GraderResult } from "./middleware/grad
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
 export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry } from "./cassettes/types.js";
+export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
+export { seededRandom } from "./variants/seeded-random.js";
+export type { MockModelVariant } from "./model/types.js";

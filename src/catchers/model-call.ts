@@ -15,7 +15,7 @@ const MOCK_MODEL = { kind: "mock-model" } as const;
  * still gets a record.
  */
 export function catchModelCall(responder: Responder, caught: Omit<CaughtModelCall, "kind">, idPrefix?: string, context: TurnContext | undefined = currentTurnContext()): Promise<ResolvedReply> {
-  const terminal: Terminal = { source: MOCK_MODEL, live: false, run: (request, progress) => responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step)) };
+  const terminal: Terminal = { source: MOCK_MODEL, live: false, run: (request, progress) => responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context?.host.nextModelSeed?.()) };
   if (context !== undefined) return Promise.resolve(context.host.handle(context, { kind: "model", ...caught }, terminal) as Promise<ResolvedReply>);
   return answerOutsideSession(responder, caught, idPrefix);
 }

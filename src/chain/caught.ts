@@ -57,6 +57,11 @@ export interface InteractionHost {
   handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown;
   /** The session's own mock model for the LLM wire, when it has one (`createSession({ llm })`). */
   readonly responder?: Responder;
+  /**
+   * The session's seed (`createSession({ seed })`) and the number of this model call in the session, for the
+   * mock model's responders: the same seed gives the same numbers however many sessions share a model.
+   */
+  nextModelSeed?(): { readonly seed: number | undefined; readonly call: number };
 }
 
 /** What is running right now, as seen from inside the agent's code. */

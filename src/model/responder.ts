@@ -1,3 +1,4 @@
+import { seededRandom } from "../variants/seeded-random.js";
 import { TooltraceError } from "../errors.js";
 import { resolveReply } from "./resolve-reply.js";
 import type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, ResolvedReply } from "./types.js";
@@ -10,7 +11,7 @@ export interface Responder {
    * Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out.
    * `idPrefix` shapes derived tool-call ids the way the provider does (`toolu_` for Anthropic).
    */
-  respond(request: MockModelRequest, idPrefix?: string, onStep?: (step: number) => void): Promise<ResolvedReply>;
+  respond(request: MockModelRequest, idPrefix?: string, onStep?: (step: number) => void, variant?: { readonly seed: number | undefined; readonly call: number }): Promise<ResolvedReply>;
   /** How many calls this responder has answered. */
   readonly calls: number;
 }
@@ -26,7 +27,7 @@ export function createResponder(input: MockModelInput | undefined): Responder {
     get calls() {
       return calls;
     },
-    async respond(request, idPrefix, onStep) {
+    async respond(request, idPrefix, onStep, variant) {
       calls += 1;
       const callNumber = calls;
       onStep?.(callNumber);
@@ -43,7 +44,10 @@ export function createResponder(input: MockModelInput | undefined): Responder {
       } else {
         step = respond as MockModelReply | MockModelResponder;
       }
-      const reply = typeof step === "function" ? await step(request) : step;
+      // Seeded by the session's seed and the call's number in the session (outside one, this responder's count).
+      const seed = variant?.seed;
+      const random = seededRandom(((seed ?? 0) * 1_000_003 + (variant?.call ?? callNumber)) >>> 0);
+      const reply = typeof step === "function" ? await step(request, { seed, random }) : step;
       return resolveReply(reply, request, callNumber, idPrefix);
     },
   };

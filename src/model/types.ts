@@ -74,7 +74,18 @@ export interface MockModelResponse {
 export type MockModelReply = string | MockModelResponse;
 
 /** Computes the next reply from the request. */
-export type MockModelResponder = (request: MockModelRequest) => MockModelReply | Promise<MockModelReply>;
+export type MockModelResponder = (request: MockModelRequest, variant: MockModelVariant) => MockModelReply | Promise<MockModelReply>;
+
+/**
+ * What a responder knows of the run it answers in: the session's `seed` (a variant's, see `variants()`), and a
+ * random generator seeded by it and the call's number, so the same (test, seed) always answers the same.
+ */
+export interface MockModelVariant {
+  /** The session's seed; `undefined` when the session has none. */
+  readonly seed: number | undefined;
+  /** Numbers in [0, 1), the same for the same seed and call. Without a seed, seeded by the call's number alone. */
+  random(): number;
+}
 
 /** What `mockModel()` accepts: a static reply, a responder, a script of replies (one per call), or options. */
 export type MockModelInput = MockModelReply | MockModelResponder | readonly (MockModelReply | MockModelResponder)[] | MockModelOptions;

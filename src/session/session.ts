@@ -69,6 +69,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   readonly violations: string[] = [];
   readonly log = new SessionLog();
   readonly responder: Responder | undefined;
+  readonly seed: number | undefined;
   private readonly historyList: TMessage[];
   private readonly rules: RuleSet;
   private readonly bound: BoundTools;
@@ -79,6 +80,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   /** Agent runs that have not settled, even if their turn ended (timed out): the tools stay caught until they do. */
   private agentsInFlight = 0;
   private callCount = 0;
+  private modelCallsSeeded = 0;
   private closed = false;
   private routeToken: string | undefined;
   private readonly toolNames: readonly string[];
@@ -108,6 +110,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.agent = options.agent;
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
+    if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new TypeError(`[tooltrace] createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
+    this.seed = options.seed;
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
     const ownHttpMocks = checkHttpMocksArray(options.http) ?? [];
     this.httpMocks = httpMockStep(compileHttpMocks([...sharedHttpMocks(), ...ownHttpMocks]), new Set(ownHttpMocks.map((mock) => (mock as { id?: unknown }).id)));
@@ -237,6 +241,12 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.violations.push(message);
     const turn = turnIndex === undefined ? this.running?.turn : this.turns[turnIndex];
     turn?.violations.push(message);
+  }
+
+  /** The session's seed and the number of this model call in the session, for the mock model's responders. */
+  nextModelSeed(): { seed: number | undefined; call: number } {
+    this.modelCallsSeeded += 1;
+    return { seed: this.seed, call: this.modelCallsSeeded };
   }
 
   /** Ends turn `turnIndex` with `error` if it is the one running (a middleware's `abort`, or its failure). */

@@ -98,6 +98,11 @@ export interface SessionOptions<TMessage = unknown> {
   readonly llm?: MockModelInput;
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
+  /**
+   * The run's seed: the mock model's responders get it with a random generator seeded by it
+   * (`(request, { seed, random }) => ...`), so the same (test, seed) always gives the same run. `variants()` sets it.
+   */
+  readonly seed?: number;
   /** A name for messages; defaults to `session 1`, `session 2`, ... */
   readonly name?: string;
   /** Messages the conversation starts with. */

@@ -1,0 +1,59 @@
+import type { Turn } from "../trace/types.js";
+import { seededRandom } from "./seeded-random.js";
+
+/** What one variant gets: its seed (give it to `createSession({ seed })`), its index, and a generator seeded by it. */
+export interface Variant {
+  readonly index: number;
+  readonly seed: number;
+  random(): number;
+}
+
+/** One variant's run. */
+export interface VariantRun {
+  readonly seed: number;
+  readonly turn: Turn;
+  /** The turn completed with no violation. */
+  readonly passed: boolean;
+  /** The tool calls it made, in order (qualified names). */
+  readonly path: readonly string[];
+}
+
+/** What {@link variants} found. */
+export interface VariantsReport {
+  readonly runs: readonly VariantRun[];
+  /** How many variants passed. */
+  readonly passed: number;
+  readonly allPassed: boolean;
+  /** Each distinct tool-call path (`lookup → refund`), with how many variants took it, most taken first. */
+  readonly paths: readonly { readonly path: string; readonly count: number }[];
+}
+
+/**
+ * Runs one eval `count` times, the seed advancing by one per variant from `seed` (evalview's `--variants N
+ * --seed S`): `run` builds the session with `createSession({ seed: variant.seed, ... })` and returns the turn to
+ * judge. The same (eval, seed) always gives the same run; the report lists the distinct paths the variants took.
+ *
+ * @example
+ * ```ts
+ * const report = await variants(10, { seed: 1 }, async ({ seed }) => createSession({ seed, agent, tools, llm }).send("Refund A17"));
+ * expect(report.passed).toBeGreaterThanOrEqual(9);
+ * ```
+ */
+export async function variants(count: number, options: { readonly seed?: number }, run: (variant: Variant) => Promise<Turn>): Promise<VariantsReport> {
+  if (!Number.isInteger(count) || count < 1) throw new TypeError(`[tooltrace] variants(count, ...): count must be a positive integer, got ${String(count)}.`);
+  const first = options.seed ?? 1;
+  if (!Number.isSafeInteger(first)) throw new TypeError(`[tooltrace] variants(count, { seed }): the seed must be an integer, got ${String(first)}.`);
+  const runs: VariantRun[] = [];
+  for (let index = 0; index < count; index++) {
+    const seed = first + index;
+    const turn = await run({ index, seed, random: seededRandom(seed) });
+    runs.push({ seed, turn, passed: turn.status === "completed" && turn.violations.length === 0, path: turn.toolCalls.map((call) => call.qualifiedName) });
+  }
+  const counts = new Map<string, number>();
+  for (const { path } of runs) {
+    const key = path.length === 0 ? "(no tool calls)" : path.join(" → ");
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const passed = runs.filter((variant) => variant.passed).length;
+  return { runs, passed, allPassed: passed === runs.length, paths: [...counts].map(([path, n]) => ({ path, count: n })).sort((a, b) => b.count - a.count) };
+}

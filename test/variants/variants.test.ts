@@ -1,0 +1,52 @@
+import { generateText, stepCountIs, tool } from "ai";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createSession, mockModel, seededRandom, variants, type MockModelRequest, type MockModelVariant } from "tooltrace";
+
+/** A model that, like a real one, sometimes searches first: which way it goes depends on the run's seed. */
+const model = mockModel((request: MockModelRequest, { random }: MockModelVariant) => {
+  if (request.toolResults.length === 0) return { toolCalls: [{ name: random() < 0.5 ? "search" : "lookup", input: { id: "A17" } }] };
+  if (request.toolResults.length === 1 && request.toolResults[0]?.name === "search") return { toolCalls: [{ name: "lookup", input: { id: "A17" } }] };
+  return "Order A17 is delivered.";
+});
+
+const tools = {
+  search: tool({ inputSchema: z.object({ id: z.string() }), execute: async () => ({ hits: ["A17"] }) }),
+  lookup: tool({ inputSchema: z.object({ id: z.string() }), execute: async () => ({ status: "delivered" }) }),
+};
+
+const run = ({ seed }: { seed: number }) =>
+  createSession({ seed, tools, agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text }).send("Where is A17?");
+
+describe("variants: one eval, N seeds", () => {
+  test("the seed reaches the mock model; the report lists the distinct paths; the same seeds give the same runs", async () => {
+    const first = await variants(12, { seed: 1 }, run);
+    expect(first.runs.map((variant) => variant.seed)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(first.allPassed).toBe(true);
+    expect(first.paths.map((entry) => entry.path).sort()).toEqual(["lookup", "search → lookup"]);
+    expect(first.paths.reduce((sum, entry) => sum + entry.count, 0)).toBe(12);
+    const again = await variants(12, { seed: 1 }, run);
+    expect(again.runs.map((variant) => variant.path)).toEqual(first.runs.map((variant) => variant.path));
+  });
+
+  test("at least K of N: a variant whose turn failed does not pass", async () => {
+    const report = await variants(6, { seed: 10 }, async (variant) => {
+      const turn = await run(variant);
+      if (turn.toolCalls[0]?.tool !== "search") return turn;
+      return createSession({ agent: () => Promise.reject(new Error("search path is broken")) }).send("x");
+    });
+    const searched = report.runs.filter((variant) => variant.turn.status === "failed").length;
+    expect(report.passed).toBe(6 - searched);
+    expect(report.allPassed).toBe(searched === 0);
+  });
+
+  test("seededRandom gives the same numbers for the same seed", () => {
+    const a = seededRandom(7);
+    const b = seededRandom(7);
+    const c = seededRandom(8);
+    const first = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(first);
+    expect([c(), c(), c()]).not.toEqual(first);
+    expect(first.every((n) => n >= 0 && n < 1)).toBe(true);
+  });
+});
