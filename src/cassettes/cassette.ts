@@ -31,7 +31,6 @@ export class Cassette {
   private readonly tools = new Map<string, (CassetteToolEntry | undefined)[]>();
   private readonly http = new Map<string, (CassetteHttpEntry | undefined)[]>();
   private readonly cursors = new Map<string, number>();
-  private count = 0;
 
   private constructor(
     readonly path: string,
@@ -111,10 +110,6 @@ export class Cassette {
     }
   }
 
-  get recordedCount(): number {
-    return this.count;
-  }
-
   private load(): void {
     let file: Partial<CassetteFile>;
     try {
@@ -137,7 +132,6 @@ export class Cassette {
     }
     const list = queue;
     const place = list.push(undefined) - 1;
-    this.count += 1;
     return (entry) => {
       list[place] = entry;
     };

@@ -1,4 +1,5 @@
 import { isThenable } from "../chain/chain-call.js";
+import { parseMaybeJson } from "../model/request-view.js";
 
 /**
  * How an executor's arguments carry a call, and how its failures reach the agent: what the spy needs to
@@ -70,13 +71,9 @@ function stringAt(value: unknown, key: string): string | undefined {
   return typeof found === "string" && found !== "" ? found : undefined;
 }
 
+/** The model's JSON text as a value (text that is not JSON stays text); anything else as it is. */
 function parseJson(text: unknown): unknown {
-  if (typeof text !== "string") return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return typeof text === "string" ? parseMaybeJson(text) : text;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { bypass, http, type HttpHandler } from "msw";
 import type { Terminal } from "../chain/types.js";
+import { parseMaybeJson } from "../model/request-view.js";
 import type { HttpRequestView } from "../steps/http-mock-step.js";
 import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
@@ -33,13 +34,6 @@ async function requestView(request: Request): Promise<HttpRequestView> {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
   const text = request.body === null ? "" : await request.clone().text();
-  let body: unknown;
-  if (text !== "") {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
+  const body = text === "" ? undefined : parseMaybeJson(text);
   return { method: request.method, url: request.url, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };
 }

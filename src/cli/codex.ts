@@ -1,6 +1,7 @@
 import type { Agent } from "../session/types.js";
 import { cliAgent, type CliAgentOptions } from "./cli-agent.js";
 import { packageBin } from "./claude-code.js";
+import { lastFromJsonLines } from "./json-lines.js";
 
 /** Options of {@link codex}. */
 export interface CodexOptions extends CliAgentOptions {
@@ -37,15 +38,11 @@ export function codex(options: CodexOptions = {}): Agent<never> {
         prompt,
       ],
       env: (_url, folders) => ({ HOME: folders.home, CODEX_HOME: folders.home, TOOLTRACE_MOCK_KEY: "sk-tooltrace-mock" }),
-      answer: (stdout) => {
-        let text = "";
-        for (const line of stdout.split("\n")) {
-          if (!line.startsWith("{")) continue;
-          const event = JSON.parse(line) as { type?: string; item?: { type?: string; text?: string } };
-          if (event.type === "item.completed" && event.item?.type === "agent_message" && typeof event.item.text === "string") text = event.item.text;
-        }
-        return text;
-      },
+      answer: (stdout) =>
+        lastFromJsonLines(stdout, (event) => {
+          const item = event.item as { type?: string; text?: unknown } | undefined;
+          return event.type === "item.completed" && item?.type === "agent_message" && typeof item.text === "string" ? item.text : undefined;
+        }),
     },
     options,
   );

@@ -1,6 +1,7 @@
 import type { Agent } from "../session/types.js";
 import { cliAgent, type CliAgentOptions } from "./cli-agent.js";
 import { packageBin } from "./claude-code.js";
+import { lastFromJsonLines } from "./json-lines.js";
 
 /** Options of {@link opencode}. */
 export interface OpencodeOptions extends CliAgentOptions {
@@ -37,15 +38,11 @@ export function opencode(options: OpencodeOptions = {}): Agent<never> {
           provider: { tooltrace: { npm: PROVIDER_PACKAGES[api], name: "tooltrace", options: { baseURL: `${url}/v1`, apiKey: "sk-tooltrace-mock" }, models: { [o.model ?? "mock-model"]: { name: "mock", tool_call: true } } } },
         }),
       }),
-      answer: (stdout) => {
-        let text = "";
-        for (const line of stdout.split("\n")) {
-          if (!line.startsWith("{")) continue;
-          const event = JSON.parse(line) as { type?: string; part?: { text?: string } };
-          if (event.type === "text" && typeof event.part?.text === "string") text = event.part.text;
-        }
-        return text;
-      },
+      answer: (stdout) =>
+        lastFromJsonLines(stdout, (event) => {
+          const text = (event.part as { text?: unknown } | undefined)?.text;
+          return event.type === "text" && typeof text === "string" ? text : undefined;
+        }),
     },
     options,
   );

@@ -113,8 +113,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new TypeError(`[tooltrace] createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
     this.seed = options.seed;
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
-    const ownHttpMocks = checkHttpMocksArray(options.http) ?? [];
-    this.httpMocks = httpMockStep(compileHttpMocks([...sharedHttpMocks(), ...ownHttpMocks]), new Set(ownHttpMocks.map((mock) => (mock as { id?: unknown }).id)));
+    // The run's shared mocks first; anything but an array in `http` is refused by compileHttpMocks itself.
+    const shared = sharedHttpMocks();
+    const httpMocks = compileHttpMocks(options.http === undefined ? shared : Array.isArray(options.http) ? [...shared, ...options.http] : options.http);
+    this.httpMocks = httpMockStep(httpMocks, new Set(httpMocks.slice(shared.length).map((mock) => mock.id)));
     if (options.http !== undefined && options.http.length > 0 && !httpIsCaught()) {
       throw new StubConfigError(
         { pointer: "" },
@@ -543,10 +545,4 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-function checkHttpMocksArray(http: unknown): readonly unknown[] | undefined {
-  if (http === undefined) return undefined;
-  if (!Array.isArray(http)) throw new StubConfigError({ pointer: "", what: "HTTP mock" }, "`http` must be an array of HTTP mocks ({ id, method?, url, match?, outcome | outcomes }).");
-  return http;
 }
