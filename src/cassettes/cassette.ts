@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { StubConfigError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
 import { Redactor } from "./redact.js";
-import type { CassetteFile, CassetteHttpEntry, CassetteMode, CassetteOptions, CassetteToolEntry } from "./types.js";
+import type { CassetteFile, CassetteHttpEntry, CassetteMode, CassetteModelEntry, CassetteOptions, CassetteToolEntry } from "./types.js";
 
 const VERSION = 1;
 const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
@@ -28,6 +28,10 @@ export function defaultCassettePath(testPath: string, testName: string, sessionN
 export class Cassette {
   readonly replaying: boolean;
   readonly redactor: Redactor;
+  /** With `replay: { upTo }`: how many model exchanges replay before everything goes live. */
+  readonly upTo: number | undefined;
+  private readonly llm: (CassetteModelEntry | undefined)[] = [];
+  private modelExchanges = 0;
   private readonly tools = new Map<string, (CassetteToolEntry | undefined)[]>();
   private readonly http = new Map<string, (CassetteHttpEntry | undefined)[]>();
   private readonly cursors = new Map<string, number>();
@@ -39,12 +43,14 @@ export class Cassette {
   ) {
     this.replaying = mode === "replay";
     this.redactor = new Redactor(options.redact);
+    this.upTo = options.replay?.upTo;
     if (this.replaying) this.load();
   }
 
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
   static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined): Cassette | undefined {
-    const mode = options?.mode ?? envMode() ?? defaults.mode ?? "off";
+    if (options?.replay !== undefined) checkPrefix(options);
+    const mode = options?.mode ?? (options?.replay ? "replay" : undefined) ?? envMode() ?? defaults.mode ?? "off";
     if (!MODES.includes(mode)) {
       throw new StubConfigError({ pointer: "" }, `cassette mode ${JSON.stringify(mode)} is not one of ${MODES.join(", ")}.`, "fix `cassette.mode` (or the plugin's `cassette`).", "session");
     }
@@ -81,6 +87,35 @@ export class Cassette {
     return this.reserve(this.http, key);
   }
 
+  /** Keeps the next place among the model exchanges, in the order they start. */
+  reserveModel(): (entry: CassetteModelEntry) => void {
+    const place = this.llm.push(undefined) - 1;
+    return (entry) => {
+      this.llm[place] = entry;
+    };
+  }
+
+  /**
+   * Counts a model exchange starting. In replay, the recorded one to answer it with (`undefined` when the
+   * cassette holds no more), or `"live"` once a prefix replay (`upTo`) is past its end.
+   */
+  nextModel(): { entry: CassetteModelEntry | undefined; index: number } | "live" {
+    const index = this.modelExchanges;
+    this.modelExchanges += 1;
+    if (this.upTo !== undefined && index >= this.upTo) return "live";
+    return { entry: this.llm[index], index };
+  }
+
+  /** True once a prefix replay has gone live: tool calls and HTTP then run for real. */
+  get live(): boolean {
+    return this.upTo !== undefined && this.modelExchanges > this.upTo;
+  }
+
+  /** How many model exchanges the cassette holds. */
+  get modelEntries(): number {
+    return this.llm.length;
+  }
+
   /** Records a whole call at once (the next place in its queue). */
   recordTool(tool: string, entry: CassetteToolEntry): void {
     this.reserveTool(tool)(entry);
@@ -98,7 +133,8 @@ export class Cassette {
   /** Writes what was recorded: to a temporary file, then renamed over the cassette, so a crash never leaves half a file. */
   save(): void {
     if (this.replaying) return;
-    const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http) };
+    const llm = this.llm.filter((entry): entry is CassetteModelEntry => entry !== undefined);
+    const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http), ...(llm.length > 0 ? { llm } : {}) };
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
@@ -122,6 +158,7 @@ export class Cassette {
     }
     for (const [tool, entries] of Object.entries(file.tools ?? {})) this.tools.set(tool, [...entries]);
     for (const [key, entries] of Object.entries(file.http ?? {})) this.http.set(key, [...entries]);
+    this.llm.push(...(file.llm ?? []));
   }
 
   private reserve<T>(queues: Map<string, (T | undefined)[]>, key: string): (entry: T) => void {
@@ -143,6 +180,16 @@ export class Cassette {
     if (entry === undefined) return undefined;
     this.cursors.set(cursorKey, index + 1);
     return { entry, index };
+  }
+}
+
+function checkPrefix(options: CassetteOptions): void {
+  const upTo = options.replay?.upTo;
+  if (typeof upTo !== "number" || !Number.isSafeInteger(upTo) || upTo < 0) {
+    throw new StubConfigError({ pointer: "/replay/upTo" }, `cassette.replay.upTo must be a whole number of model exchanges, got ${JSON.stringify(upTo)}.`, "give the number of exchanges to replay before going live, e.g. `replay: { upTo: 3 }`.", "session");
+  }
+  if (options.mode !== undefined && options.mode !== "replay") {
+    throw new StubConfigError({ pointer: "/replay" }, `cassette.replay replays a prefix, and cassette.mode is ${JSON.stringify(options.mode)}.`, "drop `mode` (replay is implied) or drop `replay`.", "session");
   }
 }
 

@@ -21,6 +21,13 @@ export interface CassetteOptions {
    * (a session outside a test needs a path).
    */
   readonly path?: string;
+  /**
+   * Replay a prefix, then go live: the first `upTo` exchanges with the real model (and the tool calls and
+   * HTTP inside them) come from the cassette, and everything after runs live, to ask "would this failure
+   * resolve at step N with today's tools and prompt?". Implies `mode: "replay"`; needs the session's
+   * `upstream` for the live part, and is refused in a strict session. Nothing is written.
+   */
+  readonly replay?: { readonly upTo: number };
   /** More names to redact on write, beside the defaults (authorization, api keys, cookies, tokens, passwords). */
   readonly redact?: {
     /** Query parameters of recorded URLs. */
@@ -47,6 +54,22 @@ export interface CassetteHttpEntry {
   readonly body: string;
 }
 
+/** One recorded exchange with the real model, in the shape of the mock model's reply. */
+export interface CassetteModelEntry {
+  /** The API (`anthropic.messages`, `openai.chat`, `openai.responses`). */
+  readonly api: string;
+  readonly model: string;
+  /** The last user message of the request, which replay checks. */
+  readonly lastUserMessage: string | null;
+  readonly reply?: {
+    readonly text: string;
+    readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
+    readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+  };
+  /** A failed exchange; `status` and `body` when the upstream answered with an error. */
+  readonly error?: { readonly name: string; readonly message: string; readonly status?: number; readonly body?: string };
+}
+
 /** The JSON file: readable and stable, keys in a fixed order, safe to review in a pull request. */
 export interface CassetteFile {
   readonly version: 1;
@@ -54,4 +77,6 @@ export interface CassetteFile {
   readonly tools: Readonly<Record<string, readonly CassetteToolEntry[]>>;
   /** Per `METHOD url`, the exchanges in the order they were made. */
   readonly http: Readonly<Record<string, readonly CassetteHttpEntry[]>>;
+  /** The exchanges with the real model, in the order they were made (absent when there were none). */
+  readonly llm?: readonly CassetteModelEntry[];
 }

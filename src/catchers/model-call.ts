@@ -8,14 +8,25 @@ import { ZERO_USAGE } from "../trace/usage.js";
 import { currentTurnContext } from "./turn-context.js";
 
 const MOCK_MODEL = { kind: "mock-model" } as const;
+const REAL_MODEL = { kind: "real" } as const;
 
 /**
  * Hands a model call to the session running in `context` (by default the current async context), with
  * the mock model at the end of its chain. Outside a session the mock model answers directly; `onRecord`
- * still gets a record.
+ * still gets a record. With `live` (the session has an upstream), the real model is at the end of the chain
+ * instead: a live call, which the cassette records and strict mode refuses.
  */
-export function catchModelCall(responder: Responder, caught: Omit<CaughtModelCall, "kind">, idPrefix?: string, context: TurnContext | undefined = currentTurnContext()): Promise<ResolvedReply> {
-  const terminal: Terminal = { source: MOCK_MODEL, live: false, run: (request, progress) => responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context?.host.nextModelSeed?.()) };
+export function catchModelCall(
+  responder: Responder,
+  caught: Omit<CaughtModelCall, "kind">,
+  idPrefix?: string,
+  context: TurnContext | undefined = currentTurnContext(),
+  live?: (request: CaughtModelCall["request"]) => Promise<ResolvedReply>,
+): Promise<ResolvedReply> {
+  const terminal: Terminal =
+    live !== undefined && context !== undefined
+      ? { source: REAL_MODEL, live: true, run: (request) => live(request as CaughtModelCall["request"]) }
+      : { source: MOCK_MODEL, live: false, run: (request, progress) => responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context?.host.nextModelSeed?.()) };
   if (context !== undefined) return Promise.resolve(context.host.handle(context, { kind: "model", ...caught }, terminal) as Promise<ResolvedReply>);
   return answerOutsideSession(responder, caught, idPrefix);
 }

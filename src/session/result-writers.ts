@@ -15,6 +15,8 @@ export const writeToolResult: ResultWriter<ToolCall> = (record, output) => {
 export function toResolvedReply(value: unknown): ResolvedReply {
   if (typeof value === "string") return { text: value, toolCalls: [], usage: ZERO_USAGE };
   const reply = (value ?? {}) as Partial<ResolvedReply>;
+  // Already whole: the same object goes back (a real model's reply is known by it, see `rawReplyOf`).
+  if (typeof reply.text === "string" && Array.isArray(reply.toolCalls) && reply.usage !== undefined) return reply as ResolvedReply;
   return { text: typeof reply.text === "string" ? reply.text : "", toolCalls: Array.isArray(reply.toolCalls) ? reply.toolCalls : [], usage: reply.usage ?? ZERO_USAGE };
 }
 

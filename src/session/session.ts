@@ -24,6 +24,7 @@ import { sharedMiddleware } from "../middleware/shared-middleware.js";
 import { middlewareSteps, TurnMiddleware, type MiddlewareHost } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { requestView } from "../model/request-view.js";
+import { checkUpstream, type Upstream } from "../wire/upstream.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
@@ -69,6 +70,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   readonly violations: string[] = [];
   readonly log = new SessionLog();
   readonly responder: Responder | undefined;
+  readonly upstream: Upstream | undefined;
   readonly seed: number | undefined;
   private readonly historyList: TMessage[];
   private readonly rules: RuleSet;
@@ -110,6 +112,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.agent = options.agent;
     this.historyList = [...(options.history ?? [])];
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
+    this.upstream = checkUpstream(options.upstream);
+    if (this.upstream !== undefined && this.responder !== undefined) {
+      throw new StubConfigError({ pointer: "/upstream" }, "the session has both `llm` (a mock model answers) and `upstream` (the real model answers).", "keep one: `llm` to script the model, `upstream` to call the real one (and record it with a cassette).", "session");
+    }
     if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new TypeError(`[tooltrace] createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
     this.seed = options.seed;
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
@@ -125,6 +131,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         "session",
       );
     }
+    if (options.cassette?.replay !== undefined) checkPrefixReplay(this.upstream, this.strict);
     const cassetteName = options.name ?? `session ${indexInTest + 1}`;
     this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined));
     this.bound = bindTools(this, options.tools, options.subagents);
@@ -491,6 +498,16 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   private describeOwner(): string {
     return this.testName === undefined ? this.name : `${this.name} of test "${this.testName}"`;
+  }
+}
+
+/** A prefix replay goes live after its prefix: it needs the real model, and strict mode would refuse it all. */
+function checkPrefixReplay(upstream: Upstream | undefined, strict: boolean): void {
+  if (upstream === undefined) {
+    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.", "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.", "session");
+  }
+  if (strict) {
+    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, "`replay: { upTo }` goes live after the prefix, and the session is strict, which refuses everything live.", "drop `strict` for this session (or the TOOLTRACE_STRICT environment variable for this run).", "session");
   }
 }
 

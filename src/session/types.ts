@@ -1,3 +1,4 @@
+import type { Upstream } from "../wire/upstream.js";
 import type { ToolsInput } from "../catchers/bind-tools.js";
 import type { CassetteOptions } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
@@ -96,6 +97,14 @@ export interface SessionOptions<TMessage = unknown> {
    * serve every test, each session scripting its model.
    */
   readonly llm?: MockModelInput;
+  /**
+   * Where this session's LLM requests on the wire go instead of a mock model: the real model. `true` sends
+   * each request on to the URL the client called (for a CLI agent, the provider's own API); a base URL
+   * (`"https://gateway.example.com"`, a local fake) gets the path the client's SDK built. Such calls are
+   * live: a cassette records them (`TOOLTRACE_CASSETTE=record`) and replays them in CI, and strict mode
+   * refuses them. Not with `llm`.
+   */
+  readonly upstream?: Upstream;
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
   /**

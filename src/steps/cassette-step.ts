@@ -4,12 +4,16 @@ import type { Cassette } from "../cassettes/cassette.js";
 import type { HttpRequestView } from "./http-mock-step.js";
 import { suggestName } from "../stubs/suggest.js";
 import { toTraceError } from "../trace/to-trace-error.js";
+import type { MockModelRequest, ResolvedReply } from "../model/types.js";
+import { UpstreamError } from "../wire/upstream.js";
 
 /**
  * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and
  * before strict mode and the real thing. Replaying, it answers tool calls and HTTP exchanges from the
  * cassette and refuses anything it does not hold; recording, it lets the real thing run and keeps what it
- * returned. Model calls are answered by the mock model and pass through.
+ * returned. Model calls the mock model answers are not live and pass through; those to the real model (the
+ * session's `upstream`) are recorded and replayed in order. Replaying a prefix (`upTo`), everything after
+ * the first `upTo` model exchanges runs live.
  */
 export function cassetteStep(cassette: Cassette): Step {
   return {
@@ -17,6 +21,8 @@ export function cassetteStep(cassette: Cassette): Step {
     run: (ctx, next) => {
       // A handoff or a subagent's delegation is routing, not a tool's result: what it runs is caught in turn.
       if (!ctx.live) return next();
+      if (ctx.kind === "model") return cassette.replaying ? replayModel(cassette, ctx, next) : recordModel(cassette, ctx, next());
+      if (cassette.live) return next();
       if (ctx.kind === "tool") return cassette.replaying ? replayTool(cassette, ctx) : recordTool(cassette, ctx, next());
       if (ctx.kind === "http") return cassette.replaying ? replayHttp(cassette, ctx) : recordHttp(cassette, ctx, next());
       return next();
@@ -93,6 +99,52 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
     }
     return response;
   });
+}
+
+function replayModel(cassette: Cassette, ctx: StepContext, next: () => unknown): unknown {
+  const found = cassette.nextModel();
+  if (found === "live") return next();
+  const request = ctx.input as MockModelRequest;
+  const { entry, index } = found;
+  if (entry === undefined) {
+    const last = cassette.modelEntries > 0 ? ` The last recorded one is exchange ${cassette.modelEntries}.` : "";
+    return ctx.reject(`cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(request.lastUserMessage)}).${last} Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+  }
+  const source = { kind: "cassette", entry: index } as const;
+  if (entry.lastUserMessage !== request.lastUserMessage) {
+    return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`, source);
+  }
+  if (entry.error !== undefined) {
+    const error = entry.error.status !== undefined ? new UpstreamError(entry.error.status, entry.error.body ?? "", "application/json") : Object.assign(new Error(entry.error.message), { name: entry.error.name });
+    return ctx.fail(error, source);
+  }
+  if (entry.reply === undefined) return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} has neither a reply nor an error.`, source);
+  return ctx.answer({ text: entry.reply.text, toolCalls: entry.reply.toolCalls, usage: entry.reply.usage }, source);
+}
+
+function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
+  const request = ctx.input as MockModelRequest;
+  const fill = cassette.reserveModel();
+  const [api = "", model = ""] = splitName(ctx.name);
+  const base = { api, model, lastUserMessage: request.lastUserMessage };
+  return Promise.resolve(result).then(
+    (value: unknown) => {
+      const reply = value as ResolvedReply;
+      fill({ ...base, reply: { text: reply.text, toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, input: cassette.redactor.value(call.input) })), usage: reply.usage } });
+      return value;
+    },
+    (error: unknown) => {
+      const { name, message } = toTraceError(error);
+      fill({ ...base, error: { name, message, ...(error instanceof UpstreamError ? { status: error.status, body: cassette.redactor.body(error.body) } : {}) } });
+      throw error;
+    },
+  );
+}
+
+/** A model call is named `<api> <model>`. */
+function splitName(name: string): [string, string] {
+  const space = name.indexOf(" ");
+  return space === -1 ? [name, ""] : [name.slice(0, space), name.slice(space + 1)];
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

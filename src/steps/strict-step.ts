@@ -20,6 +20,9 @@ function strictMessage(ctx: StepContext): string {
       `Add a rule for this call, or create the session without \`strict: true\`.`
     );
   }
+  if (ctx.kind === "model") {
+    return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Answer it with \`llm\` (a mock model) or a cassette, or create the session without \`strict: true\`.`;
+  }
   return (
     `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +
     `Answer it with a handler on your MSW server, or create the session without \`strict: true\`.`

@@ -12,6 +12,10 @@ import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
+import { responsesObject } from "./decode-reply.js";
+import { rememberUpstreamResponse } from "./openai-responses.js";
+import { forwardToUpstream, rawReplyOf, upstreamUrl, UpstreamError } from "./upstream.js";
+import { TooltraceError } from "../errors.js";
 
 /** Every codec, in the order their endpoint paths are tried. */
 export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
@@ -91,7 +95,7 @@ export function createLlmAnswer(options: LlmAnswerOptions = {}, agentProcess?: A
       const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
       responses += 1;
       const wireTools = agentProcess?.wireTools;
-      return answerWith(codec, request, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context), ...(wireTools ? { wireTools } : {}) });
+      return answerWith(codec, request, path, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context), proxied: agentProcess !== undefined || target !== undefined, ...(wireTools ? { wireTools } : {}) });
     },
   };
 }
@@ -103,14 +107,17 @@ interface AnswerState {
   readonly responseNumber: number;
   readonly context: TurnContext | undefined;
   readonly memory: WireMemory;
+  /** The request came to a loopback server (a CLI's proxy, a session's route), not to the provider's own URL. */
+  readonly proxied: boolean;
   /** For an agent in another process: its tool calls, caught in the model's replies. */
   readonly wireTools?: WireToolCalls;
 }
 
-async function answerWith(codec: WireCodec, request: Request, state: AnswerState): Promise<Response> {
+async function answerWith(codec: WireCodec, request: Request, path: string, state: AnswerState): Promise<Response> {
   let body: unknown;
+  const text = await request.text();
   try {
-    body = JSON.parse(await request.text());
+    body = JSON.parse(text);
   } catch {
     return error(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
   }
@@ -134,6 +141,17 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
     if (record?.http) record.http = { ...record.http, statusCode: response.status };
     return response;
   };
+  const upstream = state.context?.host.upstream;
+  const live =
+    upstream === undefined
+      ? undefined
+      : (view: MockModelRequest) => {
+          // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
+          if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
+            return Promise.reject(new TooltraceError("this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`."));
+          }
+          return forwardToUpstream(codec.api, upstreamUrl(upstream, codec.api, request.url, path, state.proxied), request.headers, text, decoded.stream);
+        };
   const ask = (view: MockModelRequest) =>
     catchModelCall(
       state.context?.host.responder ?? state.responder,
@@ -150,6 +168,7 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       },
       codec.idPrefix,
       state.context,
+      live,
     );
   let reply;
   try {
@@ -161,7 +180,15 @@ async function answerWith(codec: WireCodec, request: Request, state: AnswerState
       reply = await wireTools.settle(context, decoded.view, view, await ask(view), ask);
     }
   } catch (cause) {
+    if (cause instanceof UpstreamError) return sent(new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } }));
     return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));
+  }
+  // A real model's reply that nothing in the chain replaced reaches the client as the upstream sent it.
+  const raw = rawReplyOf(reply);
+  if (raw !== undefined) {
+    // Later requests may reference what the upstream issued (Responses `item_reference`, `previous_response_id`).
+    if (codec.api === "openai.responses") rememberUpstreamResponse(responsesObject(raw.body, raw.streamed), decoded, state.memory);
+    return sent(new Response(raw.body, { status: raw.status, headers: raw.headers }));
   }
   const id = responseId(codec, state.responseNumber);
   if (codec.remember) {

@@ -1,7 +1,7 @@
 import { chunkText } from "../model/chunk-text.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
+import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec, type WireMemory } from "./codec.js";
 import { openaiErrorBody } from "./openai-error.js";
 
 const TEXT_PARTS = ["input_text", "output_text", "text"];
@@ -112,6 +112,13 @@ export const openaiResponses: WireCodec = {
 
   errorBody: openaiErrorBody,
 };
+
+/** Remembers a real upstream's response and its output items by the upstream's own ids, for later references to them. */
+export function rememberUpstreamResponse(response: Readonly<Record<string, unknown>>, request: DecodedRequest, memory: WireMemory): void {
+  const output = Array.isArray(response.output) ? (response.output as Record<string, unknown>[]) : [];
+  for (const item of output) if (typeof item.id === "string") memory.items.set(item.id, item);
+  if (typeof response.id === "string" && request.body.store !== false) memory.responses.set(response.id, [...(request.items ?? []), ...output]);
+}
 
 /** An offered tool with its type; a namespace's tools are offered as `namespace.tool`. */
 function offeredTools(tool: ResponsesTool, namespace?: string): MockModelTool[] {

@@ -1,0 +1,100 @@
+import { TooltraceError } from "../errors.js";
+import type { ResolvedReply } from "../model/types.js";
+import { DEFAULT_BASE_URLS } from "./base-urls.js";
+import type { WireApi } from "./codec.js";
+import { decodeReply } from "./decode-reply.js";
+
+/**
+ * Where a session's model calls go when no mock model answers them (`createSession({ upstream })`): `true`
+ * for the URL the client called (for a CLI behind tooltrace's proxy, the provider's own API), or a base URL
+ * the request's path is appended to (a gateway, a local fake).
+ */
+export type Upstream = true | string;
+
+/** The upstream answered with an error status: the client gets that answer as it was. */
+export class UpstreamError extends Error {
+  override readonly name = "UpstreamError";
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly contentType: string,
+  ) {
+    super(`the upstream answered ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+/** What the upstream sent, kept with the reply decoded from it, so an unchanged reply reaches the client as it came. */
+export interface RawReply {
+  /** Whether the body is server-sent events. */
+  readonly streamed: boolean;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+const rawReplies = new WeakMap<ResolvedReply, RawReply>();
+
+/** The upstream's own response for `reply`, if `reply` is exactly what it sent (nothing in the chain replaced it). */
+export function rawReplyOf(reply: ResolvedReply): RawReply | undefined {
+  return rawReplies.get(reply);
+}
+
+/** Checks a session's `upstream` option; the message names the field and what to give. */
+export function checkUpstream(value: unknown): Upstream | undefined {
+  if (value === undefined || value === true) return value;
+  if (typeof value === "string" && /^https?:\/\/[^/]/.test(value)) {
+    try {
+      new URL(value);
+      return value.replace(/\/+$/, "");
+    } catch {
+      // reported below
+    }
+  }
+  throw new TypeError(`[tooltrace] createSession({ upstream }): expected true (the URL the client called) or a base URL such as "https://api.openai.com", got ${JSON.stringify(value)}.`);
+}
+
+/** The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. */
+export function upstreamUrl(upstream: Upstream, api: WireApi, requestUrl: string, path: string, proxied: boolean): string {
+  const url = new URL(requestUrl);
+  if (upstream === true && !proxied) return requestUrl;
+  const base = upstream === true ? new URL(api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai).origin : upstream;
+  return `${base}${path}${url.search}`;
+}
+
+const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "accept-encoding"]);
+
+/**
+ * Sends a model request on to the real upstream, as the client sent it, and reads the whole answer (JSON or
+ * server-sent events) into a reply. The request is marked for MSW to let through untouched, so the HTTP
+ * catcher neither traces it a second time nor refuses it.
+ */
+export async function forwardToUpstream(api: WireApi, url: string, headers: Headers, body: string, streamed: boolean): Promise<ResolvedReply> {
+  const sent = new Headers();
+  headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name)) sent.set(name, value);
+  });
+  // MSW's `bypass()` marker: its interceptors pass such a request through and strip the marker.
+  sent.append("accept", "msw/passthrough");
+  let response: Response;
+  try {
+    response = await fetch(url, { method: "POST", headers: sent, body });
+  } catch (cause) {
+    throw new TooltraceError(`the upstream ${url} could not be reached: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+  }
+  const text = await response.text();
+  const contentType = response.headers.get("content-type") ?? "";
+  if (!response.ok) throw new UpstreamError(response.status, text, contentType);
+  let reply: ResolvedReply;
+  const events = streamed && contentType.includes("text/event-stream");
+  try {
+    reply = decodeReply(api, text, events);
+  } catch (cause) {
+    throw new TooltraceError(`the upstream ${url} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
+  }
+  const kept: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept[name] = value;
+  });
+  rawReplies.set(reply, { streamed: events, status: response.status, headers: kept, body: text });
+  return reply;
+}
