@@ -49,6 +49,7 @@ export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError 
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
 export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry, CassetteModelEntry } from "./cassettes/types.js";
 export type { Upstream } from "./wire/upstream.js";
+export { useStrict } from "./session/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
 export { seededRandom } from "./variants/seeded-random.js";
 export type { MockModelVariant } from "./model/types.js";

@@ -1,11 +1,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ModelMessage } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, mcpTools, mockModel, type ToolStub } from "tooltrace";
 import { supportModel } from "../support-model.js";
 import { supportBot } from "./agent.js";
 import { ordersServer } from "./orders-server.js";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 /** The bot's MCP client, connected to the real orders server in memory (stdio or HTTP in production). */
 async function connectedClient() {

@@ -1,9 +1,17 @@
 import type { ModelMessage } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, type ToolStub } from "tooltrace";
 import { createTodoAssistant } from "./agent.js";
 import { todoModel } from "./scripted-model.js";
 import { TodoStore } from "./store.js";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 /** Wraps the assistant for a session: the same tools object the agent holds is what gets stubbed. */
 function session(stubs: readonly ToolStub[], options: { strict?: boolean; store?: TodoStore } = {}) {

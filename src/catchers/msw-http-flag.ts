@@ -1,13 +1,28 @@
 import { globalSingleton } from "../global-state.js";
 
-const state = globalSingleton("httpCatcher", () => ({ installed: false }));
+const state = globalSingleton("httpCatcher", () => ({ added: false, running: 0 }));
 
-/** True once an HTTP catcher exists in this process: tool calls then carry their `seq` into the HTTP they make. */
+/**
+ * True while an HTTP catcher can see this process's requests: tooltrace's own MSW server is listening, or
+ * `httpCatcher()` was added to a server of the user's (whose lifetime tooltrace cannot see). Tool calls then
+ * carry their `seq` into the HTTP they make, and strict sessions may be created.
+ */
 export function httpIsCaught(): boolean {
-  return state.installed;
+  return state.added || state.running > 0;
 }
 
-/** Called by the HTTP catcher when it is created. */
+/** Called when `httpCatcher()` is handed to a server tooltrace does not own. */
 export function markHttpCaught(): void {
-  state.installed = true;
+  state.added = true;
+}
+
+/** Called when tooltrace's own server starts listening; the returned function when it closes. */
+export function holdHttpCaught(): () => void {
+  state.running += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    state.running -= 1;
+  };
 }

@@ -15,6 +15,11 @@ const NETWORK = { kind: "real" } as const;
  */
 export function httpCatcher(): HttpHandler {
   markHttpCaught();
+  return catchHttp();
+}
+
+/** The catcher for tooltrace's own server, which says itself when it is listening. */
+export function catchHttp(): HttpHandler {
   return http.all("*", async ({ request }) => {
     const context = currentTurnContext();
     if (context === undefined) return undefined;

@@ -3,7 +3,9 @@ import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../errors.js";
 import { currentScope } from "../session/scope.js";
-import { httpCatcher } from "./msw-http.js";
+import { catchHttp } from "./msw-http.js";
+import { holdHttpCaught } from "./msw-http-flag.js";
+import { installNetworkGuard } from "./network-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
 /** Options of {@link startLlmServer}. */
@@ -52,19 +54,23 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
         "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
     );
   }
-  const server = setupServer(...wire.handlers, httpCatcher());
+  const server = setupServer(...wire.handlers, catchHttp());
   const policy = options.onUnhandledRequest ?? "bypass";
   // msw 3 renamed the option (`onUnhandledFrame`); each major ignores the other's name.
   server.listen({ onUnhandledRequest: policy, onUnhandledFrame: policy } as Parameters<typeof server.listen>[0]);
   // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the
   // original unless the builtins' ESM exports are synced, and such a request would slip past interception.
   syncBuiltinESMExports();
+  const removeGuard = installNetworkGuard();
+  const releaseCaught = holdHttpCaught();
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     wire.close();
     server.close();
+    removeGuard();
+    releaseCaught();
     syncBuiltinESMExports();
   };
   return closeWithTest({ ...wire, close, [Symbol.dispose]: close });

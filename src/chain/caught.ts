@@ -65,6 +65,11 @@ export interface InteractionHost {
    * mock model's responders: the same seed gives the same numbers however many sessions share a model.
    */
   nextModelSeed?(): { readonly seed: number | undefined; readonly call: number };
+  /**
+   * A request seen below every catcher (Node's `fetch` dispatcher) during a turn: it skipped MSW. Returns the
+   * refusal when the session lets nothing unseen out (strict mode), after recording and reporting it.
+   */
+  uncaught?(context: TurnContext, request: string): string | undefined;
 }
 
 /** What is running right now, as seen from inside the agent's code. */

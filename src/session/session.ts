@@ -25,6 +25,7 @@ import { middlewareSteps, TurnMiddleware, type MiddlewareHost } from "../middlew
 import type { Middleware } from "../middleware/types.js";
 import { requestView } from "../model/request-view.js";
 import { checkUpstream, type Upstream } from "../wire/upstream.js";
+import { resolveStrict, strictFromEnv } from "./strict-default.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
@@ -95,6 +96,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private readonly middlewareHost: MiddlewareHost;
   private readonly httpMocks: HttpMockStep;
   private readonly cassette: Cassette | undefined;
+  /** The session records its cassette: the real thing runs, strict or not. */
+  private readonly recordingLive: boolean;
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -107,7 +110,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw new TypeError("[tooltrace] createSession needs `agent`: a function (message, { history, signal }) => reply.");
     }
     this.name = options.name ?? `session ${++sessionCounter}`;
-    this.strict = options.strict === true;
+    this.strict = resolveStrict(options.strict);
     this.unusedRules = options.unusedRules;
     this.agent = options.agent;
     this.historyList = [...(options.history ?? [])];
@@ -134,6 +137,19 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     if (options.cassette?.replay !== undefined) checkPrefixReplay(this.upstream, this.strict);
     const cassetteName = options.name ?? `session ${indexInTest + 1}`;
     this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined));
+    const recording = this.cassette !== undefined && !this.cassette.replaying;
+    if (recording && strictFromEnv()) {
+      throw new StubConfigError({ pointer: "/cassette" }, `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`, "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.", "session");
+    }
+    if (this.strict && !recording && !isWireAgent(options.agent) && !httpIsCaught()) {
+      throw new StubConfigError(
+        { pointer: "/strict" },
+        "strict mode promises that nothing unanswered goes out, and no HTTP catcher is running in this process: a request from the agent or its tools (fetch, node:http, a provider SDK) would reach the network unseen.",
+        "start tooltrace's MSW server before creating the session: `tooltrace({ llm: true })` in the Vitest config (it starts before your modules load), or `startLlmServer()` in a setup file or `beforeAll`.",
+        "session",
+      );
+    }
+    this.recordingLive = recording;
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -149,7 +165,6 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.middlewareHost = middlewareHost;
     const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
     // Recording means letting the real thing run: a strict session records too.
-    const recording = this.cassette !== undefined && !this.cassette.replaying;
     this.steps = buildSteps({ steps, rules: this.rules, ...(this.httpMocks.active ? { httpMocks: this.httpMocks.step } : {}), ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
   }
 
@@ -250,6 +265,20 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.violations.push(message);
     const turn = turnIndex === undefined ? this.running?.turn : this.turns[turnIndex];
     turn?.violations.push(message);
+  }
+
+  uncaught(context: TurnContext, request: string): string | undefined {
+    if (!this.strict || this.recordingLive) return undefined;
+    const turn = context.turn as TurnRecord;
+    const message = `strict mode: ${request} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
+    const [method = "GET", url = ""] = request.split(" ");
+    const record = this.log.openHttp(turn, { kind: "http", method, url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
+    record.status = "rejected";
+    record.answeredBy = { kind: "strict" };
+    record.error = { name: "TypeError", message };
+    this.log.close(record);
+    this.violation(message, turn.index);
+    return message;
   }
 
   /** The session's seed and the number of this model call in the session, for the mock model's responders. */

@@ -31,6 +31,11 @@ export interface TooltracePluginOptions {
   readonly middleware?: string | readonly string[];
   /** HTTP mocks for every session of the run, before each session's own `http` (string URLs only: the options are JSON). */
   readonly http?: readonly HttpMock[];
+  /**
+   * Strict mode for every session that does not set `strict` itself (see `useStrict` for one test). The
+   * `TOOLTRACE_STRICT=1` environment variable makes every session strict whatever this says: set it in CI.
+   */
+  readonly strict?: boolean;
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
 }

@@ -2,9 +2,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, mcpTools, mockModel, StubConfigError, type MockModelInput, type MockModelRequest } from "tooltrace";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 /** A real MCP server in memory, with a client connected to it, as an agent holds one. */
 async function tasksServer(realRuns: string[]) {

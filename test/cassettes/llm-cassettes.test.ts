@@ -123,7 +123,7 @@ function issueAgent(tracker: { url: string }) {
   const tools = {
     lookup_issue: async ({ id }: Record<string, unknown>) => (await fetch(`${tracker.url}/issues/${String(id)}`)).json() as Promise<unknown>,
   };
-  const schemas = [{ name: "lookup_issue", description: "Look an issue up.", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } }];
+  const schemas = [{ name: "lookup_issue", description: "Look an issue up.", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false } }] as unknown as ReturnType<typeof plainTaskTools>["schemas"];
   return { tools, agent: opaque(openaiChatAgent(openaiClient(), { tools, schemas }, false)) };
 }
 

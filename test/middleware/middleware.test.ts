@@ -1,7 +1,15 @@
 import { generateText, stepCountIs, tool } from "ai";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, grader, mockModel, scrubber, useMiddleware, type MockModelRequest, type Middleware } from "tooltrace";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 /** A search agent on the AI SDK: the model searches once, then answers with what it read. */
 function searchAgent(realRuns: string[]) {

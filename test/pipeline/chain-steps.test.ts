@@ -1,7 +1,15 @@
 import { generateText, stepCountIs, tool } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, mockModel, type Step } from "tooltrace";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 describe("one chain for every kind, with a public step API", () => {
   test("a step rewrites a tool's input and transforms its result; the trace says who changed what", async () => {

@@ -1,6 +1,14 @@
 import { generateText } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, mockModel } from "tooltrace";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 describe("a turn that times out names what was pending", () => {
   test("a model call that never resolves: the script step and the last user message", async () => {

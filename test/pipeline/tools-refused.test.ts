@@ -2,11 +2,19 @@ import { tool as openaiAgentsTool } from "@openai/agents";
 import { tool as langchainTool } from "@langchain/core/tools";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { tool as aiTool } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, StubConfigError } from "tooltrace";
 import { createTaskService } from "../fixtures/tasks.js";
 import { runExecute } from "../fixtures/versions.js";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 /** Each of these ran the real tool in strict mode before: tooltrace accepted them by name and never patched them. */
 describe("tools tooltrace cannot catch are refused at createSession, naming what they are and what to pass", () => {

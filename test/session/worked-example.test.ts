@@ -1,10 +1,18 @@
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, mockModel } from "tooltrace";
 import { aiSdkAgent } from "tooltrace/ai-sdk";
 import { createTaskService, taskStubs } from "../fixtures/tasks.js";
 import { taskResponder } from "../fixtures/task-responder.js";
 import { runTasksExample } from "../fixtures/tasks-example.js";
 import { runExecute } from "../fixtures/versions.js";
+import { startLlmServer } from "tooltrace/msw";
+
+// Strict sessions need tooltrace's HTTP catcher running, so that nothing they cannot see goes out.
+let catcher: ReturnType<typeof startLlmServer>;
+beforeAll(() => {
+  catcher = startLlmServer();
+});
+afterAll(() => catcher.close());
 
 function tasksSession(mode: "generate" | "stream" = "generate") {
   const { tools, tasks } = createTaskService();
