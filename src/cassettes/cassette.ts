@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { StubConfigError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
 import { Redactor } from "./redact.js";
@@ -8,6 +8,13 @@ import type { CassetteFile, CassetteHttpEntry, CassetteMode, CassetteModelEntry,
 const VERSION = 1;
 const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
 const defaults = globalSingleton("cassetteDefaults", () => ({ mode: undefined as CassetteMode | undefined }));
+/** The cassettes recorded in this test file's run so far, and by whom: two writers of one file would lose one's recording. */
+const writers = globalSingleton("cassetteWriters", () => new Map<string, string>());
+
+/** Forgets the writers of the previous test file (the setup file calls it as each file starts). */
+export function resetCassetteWriters(): void {
+  writers.clear();
+}
 
 /** The plugin's cassette mode for every session (below `TOOLTRACE_CASSETTE` and a session's own). */
 export function useCassetteMode(mode: CassetteMode | undefined): void {
@@ -48,7 +55,7 @@ export class Cassette {
   }
 
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
-  static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined): Cassette | undefined {
+  static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined, owner = "a session"): Cassette | undefined {
     if (options?.replay !== undefined) checkPrefix(options);
     const mode = options?.mode ?? (options?.replay ? "replay" : undefined) ?? envMode() ?? defaults.mode ?? "off";
     if (!MODES.includes(mode)) {
@@ -63,7 +70,9 @@ export class Cassette {
     if (mode === "replay" && !exists) {
       throw new StubConfigError({ pointer: "" }, `cassette mode is replay, and ${path} does not exist.`, "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.", "session");
     }
-    return new Cassette(path, mode === "auto" ? (exists ? "replay" : "record") : mode, options ?? {});
+    const resolved = mode === "auto" ? (exists ? "replay" : "record") : mode;
+    if (resolved === "record") claimWriter(resolve(path), owner);
+    return new Cassette(path, resolved, options ?? {});
   }
 
   /** The next recorded call of `tool`, and its position in the tool's queue. */
@@ -136,6 +145,7 @@ export class Cassette {
     const llm = this.llm.filter((entry): entry is CassetteModelEntry => entry !== undefined);
     const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http), ...(llm.length > 0 ? { llm } : {}) };
     mkdirSync(dirname(this.path), { recursive: true });
+    removeAbandoned(this.path);
     const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     try {
       writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
@@ -181,6 +191,32 @@ export class Cassette {
     this.cursors.set(cursorKey, index + 1);
     return { entry, index };
   }
+}
+
+/** Removes temporary files beside `path` whose writer (the pid in their name) is gone: it was killed mid-save. */
+function removeAbandoned(path: string): void {
+  const prefix = `${basename(path)}.`;
+  for (const name of readdirSync(dirname(path))) {
+    const pid = name.startsWith(prefix) ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(dirname(path), name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function claimWriter(path: string, owner: string): void {
+  const earlier = writers.get(path);
+  if (earlier !== undefined) {
+    throw new StubConfigError({ pointer: "/cassette" }, `${owner} would record into ${path}, which ${earlier} records into in this run: one recording would overwrite the other.`, "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.", "session");
+  }
+  writers.set(path, owner);
 }
 
 function checkPrefix(options: CassetteOptions): void {

@@ -5,6 +5,7 @@
  * running test's scope is set before each test.
  */
 import { matchers } from "../../matchers/all.js";
+import { resetCassetteWriters } from "../cassettes/cassette.js";
 import { finishTest } from "../session/finish-test.js";
 import { takeLateCallReports } from "../session/late-calls.js";
 import { setActiveScope, TestScope } from "../session/scope.js";
@@ -19,6 +20,7 @@ interface JestGlobals {
 
 const jest = globalThis as unknown as JestGlobals;
 jest.expect.extend(matchers);
+resetCassetteWriters();
 
 /** The unused-rule policy for Jest, which has no plugin options: `warn` (default), `error` or `ignore`. */
 const policy = (["warn", "error", "ignore"] as const).find((value) => value === process.env.TOOLTRACE_UNUSED_RULES) ?? ("warn" satisfies UnusedRulesPolicy);

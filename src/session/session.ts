@@ -136,7 +136,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     }
     if (options.cassette?.replay !== undefined) checkPrefixReplay(this.upstream, this.strict);
     const cassetteName = options.name ?? `session ${indexInTest + 1}`;
-    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined));
+    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined), testName === undefined ? this.name : `${this.name} of test "${testName}"`);
     const recording = this.cassette !== undefined && !this.cassette.replaying;
     if (recording && strictFromEnv()) {
       throw new StubConfigError({ pointer: "/cassette" }, `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`, "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.", "session");

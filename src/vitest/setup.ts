@@ -7,7 +7,7 @@
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
-import { useCassetteMode } from "../cassettes/cassette.js";
+import { resetCassetteWriters, useCassetteMode } from "../cassettes/cassette.js";
 import { setRunStrict } from "../session/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
@@ -24,6 +24,7 @@ const middlewarePaths = typeof options.middleware === "string" ? [options.middle
 if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePaths));
 if (options.http !== undefined) useHttpMocks(options.http);
 useCassetteMode(options.cassette);
+resetCassetteWriters();
 setRunStrict(options.strict);
 const scopes = new WeakMap<object, TestScope>();
 

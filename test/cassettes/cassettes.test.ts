@@ -1,12 +1,14 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, type CassetteOptions } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { defaultCassettePath } from "../../src/cassettes/cassette.js";
+import { packageFile } from "../fixtures/versions.js";
 
 const API_KEY = "sk-live-4f9c2a7e1b8d3c6f";
 
@@ -202,7 +204,38 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const file = JSON.parse(readFileSync(path, "utf8")) as { tools: Record<string, unknown[]> };
     if (killedWhileWriting && !out.includes("saved")) expect(file.tools).toEqual({ old: [{ input: {}, output: "kept" }] });
     else expect(file.tools.search).toHaveLength(40000);
+    // The next save clears what a killed writer left beside the cassette.
+    const next = createSession({ tools: { t: async () => 1 }, agent: () => "", cassette: { mode: "record", path } });
+    next.close();
+    expect(readdirSync(dirname(path))).toEqual([basename(path)]);
   });
+
+  test("two workers recording at once each write their own whole file; two tests of one name in a file are refused", async () => {
+    const project = join(import.meta.dirname, "../fixtures/cassette-project");
+    const cassettes = join(project, "__cassettes__");
+    rmSync(cassettes, { recursive: true, force: true });
+    const out = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-project-")), "report.json");
+    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts"), "--reporter=json", `--outputFile.json=${out}`], {
+      env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record" },
+    }).catch(() => undefined);
+    const report = JSON.parse(readFileSync(out, "utf8")) as { testResults: { name: string; assertionResults: { status: string; failureMessages: string[] }[] }[] };
+    const byFile = new Map(report.testResults.map((file) => [basename(file.name), file.assertionResults]));
+    expect(byFile.get("north.agent-spec.ts")?.map((test) => test.status)).toEqual(["passed"]);
+    expect(byFile.get("south.agent-spec.ts")?.map((test) => test.status)).toEqual(["passed"]);
+    const pids = new Set<number>();
+    for (const side of ["north", "south"]) {
+      const file = JSON.parse(readFileSync(join(cassettes, `${side}.agent-spec.ts`, "records-the-forecast.weather.json"), "utf8")) as { tools: { forecast: { output: { side: string; pid: number } }[] } };
+      expect(file.tools.forecast.map((call) => call.output.side)).toEqual([side, side, side, side, side]);
+      pids.add(file.tools.forecast[0]!.output.pid);
+    }
+    // They did run in two processes.
+    expect(pids.size).toBe(2);
+    const twins = byFile.get("twins.agent-spec.ts");
+    expect(twins?.map((test) => test.status)).toEqual(["passed", "failed"]);
+    expect(twins?.[1]?.failureMessages.join("\n")).toContain('weather of test "same name" would record into');
+    expect(twins?.[1]?.failureMessages.join("\n")).toContain('which weather of test "same name" records into in this run');
+    rmSync(cassettes, { recursive: true, force: true });
+  }, 60_000);
 
   test("parallel calls of one tool replay in the order they were made, whatever order they finished in; a mode typo is refused", async () => {
     const path = cassettePath();
