@@ -47,7 +47,7 @@ export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middlewar
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
-export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry, CassetteModelEntry } from "./cassettes/types.js";
+export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry, CassetteHttpResponse, CassetteHttpFailure, CassetteModelEntry } from "./cassettes/types.js";
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./session/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";

@@ -44,14 +44,25 @@ export interface CassetteToolEntry {
   readonly error?: { readonly name: string; readonly message: string };
 }
 
-/** One recorded HTTP exchange. */
-export interface CassetteHttpEntry {
+/** One recorded HTTP exchange: the response, or the network error the request failed with. */
+export type CassetteHttpEntry = CassetteHttpResponse | CassetteHttpFailure;
+
+/** A recorded response. */
+export interface CassetteHttpResponse {
   readonly method: string;
   readonly url: string;
   readonly requestBody?: unknown;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+}
+
+/** A request that failed before any response (refused connection, DNS, reset): replayed as the same failure. */
+export interface CassetteHttpFailure {
+  readonly method: string;
+  readonly url: string;
+  readonly requestBody?: unknown;
+  readonly networkError: string;
 }
 
 /** One recorded exchange with the real model, in the shape of the mock model's reply. */

@@ -9,8 +9,11 @@ export interface HttpMockResponse {
   /** A text body. */
   readonly text?: string;
   readonly headers?: { readonly [name: string]: string };
-  /** Simulated latency in milliseconds before the response. */
-  readonly delayMs?: number;
+  /**
+   * Simulated latency in milliseconds before the response; a range `{ min, max }` draws it from the
+   * session's seed (`createSession({ seed })`, `variants()`), so the same seed gives the same latencies.
+   */
+  readonly delayMs?: number | { readonly min: number; readonly max: number };
 }
 
 /** Or a network error: the client's request fails (`fetch` rejects with a `TypeError`). */

@@ -79,6 +79,13 @@ function checkOutcome(outcome: unknown, location: ConfigErrorLocation): HttpMock
   if (json !== undefined && text !== undefined) throw new StubConfigError(location, "both `json` and `text` are set.", "give one body.");
   if (text !== undefined && typeof text !== "string") throw new StubConfigError(field("text"), `\`text\` must be a string, got ${describe(text)}.`);
   if (headers !== undefined && (!isPlainObject(headers) || Object.values(headers).some((value) => typeof value !== "string"))) throw new StubConfigError(field("headers"), "`headers` must be an object of strings.");
-  if (delayMs !== undefined && (typeof delayMs !== "number" || !(delayMs >= 0) || delayMs > 60_000)) throw new StubConfigError(field("delayMs"), `\`delayMs\` must be a number of milliseconds from 0 to 60000, got ${describe(delayMs)}.`);
+  const isDelay = (value: unknown) => typeof value === "number" && value >= 0 && value <= 60_000;
+  if (delayMs !== undefined && !isDelay(delayMs)) {
+    const range = isPlainObject(delayMs) ? (delayMs as { min?: unknown; max?: unknown }) : undefined;
+    const keys = range === undefined ? [] : Object.keys(range);
+    if (range === undefined || !keys.every((key) => key === "min" || key === "max") || !isDelay(range.min) || !isDelay(range.max) || (range.min as number) > (range.max as number)) {
+      throw new StubConfigError(field("delayMs"), `\`delayMs\` must be a number of milliseconds from 0 to 60000, or a range { min, max } within it, got ${describe(delayMs)}.`);
+    }
+  }
   return outcome as HttpMockOutcome;
 }

@@ -125,7 +125,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     // The run's shared mocks first; anything but an array in `http` is refused by compileHttpMocks itself.
     const shared = sharedHttpMocks();
     const httpMocks = compileHttpMocks(options.http === undefined ? shared : Array.isArray(options.http) ? [...shared, ...options.http] : options.http);
-    this.httpMocks = httpMockStep(httpMocks, new Set(httpMocks.slice(shared.length).map((mock) => mock.id)));
+    this.httpMocks = httpMockStep(httpMocks, new Set(httpMocks.slice(shared.length).map((mock) => mock.id)), this.seed);
     if (options.http !== undefined && options.http.length > 0 && !httpIsCaught()) {
       throw new StubConfigError(
         { pointer: "" },

@@ -79,26 +79,33 @@ function replayHttp(cassette: Cassette, ctx: StepContext): unknown {
     return ctx.reject(`cassette ${cassette.path} holds no more exchanges for ${key}${near !== undefined ? ` (nearest recorded: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
   }
   const { entry } = found;
+  if ("networkError" in entry) return ctx.fail(new TypeError(entry.networkError), { kind: "cassette", entry: found.index });
   return ctx.answer(new Response(entry.body === "" ? null : entry.body, { status: entry.status, headers: entry.headers }), { kind: "cassette", entry: found.index });
 }
 
 function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
   const request = ctx.input as HttpRequestView;
   const fill = cassette.reserveHttp(httpKey(cassette, request));
-  return Promise.resolve(result).then(async (response) => {
-    if (response instanceof Response) {
-      const text = await response.clone().text();
-      fill({
-        method: request.method,
-        url: cassette.redactor.url(request.url),
-        ...(request.body !== undefined ? { requestBody: typeof request.body === "string" ? cassette.redactor.body(request.body) : cassette.redactor.value(request.body) } : {}),
-        status: response.status,
-        headers: cassette.redactor.headers(response.headers),
-        body: cassette.redactor.body(text),
-      });
-    }
-    return response;
-  });
+  const sent = {
+    method: request.method,
+    url: cassette.redactor.url(request.url),
+    ...(request.body !== undefined ? { requestBody: typeof request.body === "string" ? cassette.redactor.body(request.body) : cassette.redactor.value(request.body) } : {}),
+  };
+  return Promise.resolve(result).then(
+    async (response) => {
+      if (response instanceof Response) {
+        // The whole body, a streamed one included: the clone is read while the client reads the original.
+        const text = await response.clone().text();
+        fill({ ...sent, status: response.status, headers: cassette.redactor.headers(response.headers), body: cassette.redactor.body(text) });
+      }
+      return response;
+    },
+    (error: unknown) => {
+      const { message } = toTraceError(error);
+      fill({ ...sent, networkError: cassette.redactor.body(message) });
+      throw error;
+    },
+  );
 }
 
 function replayModel(cassette: Cassette, ctx: StepContext, next: () => unknown): unknown {

@@ -1,7 +1,8 @@
 import type { Step } from "../chain/types.js";
 import type { CompiledHttpMock } from "../http-mocks/validate-http-mock.js";
 import { urlMatches } from "../http-mocks/url-pattern.js";
-import type { HttpMockOutcome } from "../http-mocks/types.js";
+import type { HttpMockOutcome, HttpMockResponse } from "../http-mocks/types.js";
+import { seededRandom } from "../variants/seeded-random.js";
 import { interpretFirstMatch } from "../stubs/match-interpreter.js";
 
 /** What an HTTP mock matches against: the request as plain JSON. */
@@ -28,7 +29,7 @@ export interface HttpMockStep {
  * First match wins; a mock's outcomes are answered in turn, the last one repeating. Only the mocks in
  * `reported` (the session's own, not the run's shared ones) count as unused when nothing used them.
  */
-export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: ReadonlySet<unknown>): HttpMockStep {
+export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: ReadonlySet<unknown>, seed = 0): HttpMockStep {
   const used = new Map<string, number>();
   const step: Step = {
     name: "http mocks",
@@ -44,11 +45,21 @@ export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: Reado
       const source = { kind: "stub", ruleId: mock.id, outcomeIndex } as const;
       if ("networkError" in outcome) return ctx.fail(new TypeError(`fetch failed: ${outcome.networkError}`), source);
       const response = toResponse(outcome);
-      if (outcome.delayMs === undefined || outcome.delayMs === 0) return ctx.answer(response, source);
-      return new Promise((resolve) => setTimeout(resolve, outcome.delayMs)).then(() => ctx.answer(response, source));
+      const delay = delayOf(outcome.delayMs, seed, mock.id, count);
+      if (delay === 0) return ctx.answer(response, source);
+      return new Promise((resolve) => setTimeout(resolve, delay)).then(() => ctx.answer(response, source));
     },
   };
   return { step, active: mocks.length > 0, unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id) };
+}
+
+/** A fixed delay, or one drawn from a range by the session's seed, the mock and its use: the same seed, the same delays. */
+function delayOf(delayMs: HttpMockResponse["delayMs"], seed: number, id: string, use: number): number {
+  if (delayMs === undefined) return 0;
+  if (typeof delayMs === "number") return delayMs;
+  let hash = (seed * 1_000_003 + use) >>> 0;
+  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619) >>> 0;
+  return Math.round(delayMs.min + seededRandom(hash)() * (delayMs.max - delayMs.min));
 }
 
 function toResponse(outcome: Exclude<HttpMockOutcome, { networkError: string }>): Response {

@@ -210,6 +210,26 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(readdirSync(dirname(path))).toEqual([basename(path)]);
   });
 
+  test("a request that failed on the network is recorded as that failure and replays as one", async () => {
+    const closed = await fakeUpstream();
+    await closed.close();
+    const path = cassettePath();
+    const tools = { ping: async () => fetch(`${closed.url}/health`).then((response) => response.status, (error: Error) => `down: ${error.message}`) };
+    const agent = async () => String(await tools.ping());
+    const recorder = createSession({ tools, agent, cassette: { mode: "record", path } });
+    const recorded = await recorder.send("up?");
+    recorder.close();
+    expect(recorded.text).toMatch(/^down: /);
+    const file = JSON.parse(readFileSync(path, "utf8")) as { http: Record<string, { networkError?: string }[]> };
+    expect(file.http[`GET ${closed.url}/health`]).toEqual([{ method: "GET", url: `${closed.url}/health`, networkError: expect.stringMatching(/fetch failed|ECONNREFUSED/) }]);
+    // An agent making the same request itself replays the HTTP entry: the same failure, and nothing goes out.
+    const replayer = createSession({ tools: {}, agent: async () => fetch(`${closed.url}/health`).then(() => "up", (error: Error) => `down: ${error.name}`), cassette: { mode: "replay", path }, strict: true });
+    const replayed = await replayer.send("up?");
+    expect(replayer.takeViolations()).toEqual([]);
+    expect(replayed.text).toBe("down: TypeError");
+    expect(replayed.httpCalls.map((call) => [call.status, call.answeredBy?.kind])).toEqual([["failed", "cassette"]]);
+  });
+
   test("two workers recording at once each write their own whole file; two tests of one name in a file are refused", async () => {
     const project = join(import.meta.dirname, "../fixtures/cassette-project");
     const cassettes = join(project, "__cassettes__");

@@ -1,7 +1,8 @@
 import { generateText, stepCountIs, tool } from "ai";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createSession, mockModel, seededRandom, variants, type MockModelRequest, type MockModelVariant } from "tooltrace";
+import { startLlmServer, type LlmServer } from "tooltrace/msw";
 
 /** A model that, like a real one, sometimes searches first: which way it goes depends on the run's seed. */
 const model = mockModel((request: MockModelRequest, { random }: MockModelVariant) => {
@@ -48,5 +49,42 @@ describe("variants: one eval, N seeds", () => {
     expect([b(), b(), b()]).toEqual(first);
     expect([c(), c(), c()]).not.toEqual(first);
     expect(first.every((n) => n >= 0 && n < 1)).toBe(true);
+  });
+});
+
+describe("variants: the seed draws the HTTP mocks' latency", () => {
+  let server: LlmServer;
+  beforeAll(() => {
+    server = startLlmServer();
+  });
+  afterAll(() => server.close());
+
+  /** Two services answer in parallel; which answers first depends on the latencies the seed draws. */
+  const race = ({ seed }: { seed: number }) => {
+    const fetchBoth = async () => {
+      const order: string[] = [];
+      await Promise.all(["a", "b"].map(async (name) => (await fetch(`https://${name}.svc.test/status`), order.push(name))));
+      return order.join(" then ");
+    };
+    const session = createSession({
+      seed,
+      tools: { fetchBoth },
+      http: [{ id: "services", url: "https://:name.svc.test/status", outcome: { json: { ok: true }, delayMs: { min: 0, max: 200 } } }],
+      agent: async () => fetchBoth(),
+    });
+    return session.send("which is faster?");
+  };
+
+  test("the same seeds give the same latencies; other seeds, others", async () => {
+    const first = await variants(6, { seed: 1 }, race);
+    const orders = first.runs.map((variant) => variant.turn.text);
+    expect(new Set(orders)).toEqual(new Set(["a then b", "b then a"]));
+    const again = await variants(6, { seed: 1 }, race);
+    expect(again.runs.map((variant) => variant.turn.text)).toEqual(orders);
+  });
+
+  test("a latency range is checked like any mock field", () => {
+    const bad = { id: "slow", url: "/x", outcome: { delayMs: { min: 50, max: 10 } } } as const;
+    expect(() => createSession({ tools: {}, agent: () => "", http: [bad] })).toThrow(/`delayMs` must be a number of milliseconds from 0 to 60000, or a range \{ min, max \} within it/);
   });
 });
