@@ -20,6 +20,8 @@ export interface SessionReport {
   /** When a turn was still running as the session closed: what it was waiting on. */
   readonly stillRunning?: string;
   readonly strict: boolean;
+  /** The session's cassette, when it had one. */
+  readonly cassette?: { readonly path: string; readonly mode: "replay" | "record" };
 }
 
 /** The sessions, servers and other resources created during one test. */

@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from "node:path";
 import { bindTools, type BoundTools, type ToolRegistration, type ToolTraits } from "../catchers/bind-tools.js";
 import { registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { qualify, samePath, splitPath } from "../catchers/subagent.js";
@@ -341,6 +342,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       turnsJson: () => this.turns.map(turnToJson),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
+      ...(this.cassette ? { cassette: { path: resolvePath(this.cassette.path), mode: this.cassette.replaying ? ("replay" as const) : ("record" as const) } } : {}),
     };
   }
 

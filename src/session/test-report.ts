@@ -12,5 +12,7 @@ export interface TooltraceTaskMeta {
     readonly turns: readonly TurnJson[];
     readonly unusedRuleIds: readonly string[];
     readonly violations: readonly string[];
+    /** The session's cassette: its absolute path, and whether the test replayed it or recorded it. */
+    readonly cassette?: { readonly path: string; readonly mode: "replay" | "record" };
   }[];
 }

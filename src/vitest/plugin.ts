@@ -3,11 +3,16 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
+import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
   readonly name: string;
-  config(config?: { root?: string; test?: { include?: unknown; root?: string } }): { test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions } } };
+  config(config?: { root?: string; test?: { include?: unknown; root?: string } }): {
+    test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions }; watchTriggerPatterns: WatchTrigger[] };
+  };
+  /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette. */
+  configureVitest(context: { vitest: WatchedVitest }): void;
 }
 
 /** Eval files, found beside test files: `todo.eval.ts`. */
@@ -40,12 +45,17 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
+  let vitest: WatchedVitest | undefined;
+  const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
   return {
     name: "tooltrace",
+    configureVitest: (context) => {
+      vitest = context.vitest;
+    },
     // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
     // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.
     config: (config) => ({
-      test: { setupFiles, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options, middleware: middleware.map((path) => (isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path))) } } },
+      test: { setupFiles, watchTriggerPatterns, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options, middleware: middleware.map((path) => (isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path))) } } },
     }),
   };
 }
