@@ -40,8 +40,10 @@ function workCopy(project) {
   return work;
 }
 
+// TOOLTRACE_MATRIX=latest (or vitest-3.2, or node24) runs one target, while working on it.
+const only = process.env.TOOLTRACE_MATRIX;
 const failed = [];
-for (const target of runs) {
+for (const target of runs.filter((candidate) => !only || (candidate.project ?? "node24") === only)) {
   console.log(`\n[tooltrace] test:matrix: ${target.name}`);
   if (!existsSync(target.node)) {
     console.error(`[tooltrace] ${target.node} is missing: run \`npm install\` at the root (it installs test/compat/*).`);

@@ -1,4 +1,4 @@
-import { bypass, http, type HttpHandler } from "msw";
+import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from "msw";
 import type { Terminal } from "../chain/types.js";
 import { parseMaybeJson } from "../model/request-view.js";
 import type { HttpRequestView } from "../steps/http-mock-step.js";
@@ -6,6 +6,7 @@ import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 
 const NETWORK = { kind: "real" } as const;
+const USER_HANDLER = { kind: "msw-handler" } as const;
 
 /**
  * A catch-all MSW handler for HTTP requests made during a session's turn: each becomes an `http`
@@ -18,19 +19,69 @@ export function httpCatcher(): HttpHandler {
   return catchHttp();
 }
 
-/** The catcher for tooltrace's own server, which says itself when it is listening. */
-export function catchHttp(): HttpHandler {
-  return http.all("*", async ({ request }) => {
-    const context = currentTurnContext();
-    if (context === undefined) return undefined;
-    const terminal: Terminal = { source: NETWORK, live: true, run: () => fetch(bypass(request)) };
-    try {
-      const view = await requestView(request);
-      return (await context.host.handle(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal)) as Response;
-    } catch {
-      return Response.error();
+/** Where a catcher sits: in tooltrace's own server, or first in a user's, whose handlers answer at the end of the chain. */
+export interface CatchHttpOptions {
+  /** The user's own handlers, when the catcher joined their server. */
+  readonly userHandlers?: () => readonly unknown[];
+  /** False once the catcher's server is closed: requests fall through. */
+  readonly open?: () => boolean;
+}
+
+/**
+ * The catcher. In a user's server it is added first (`server.use`), so it sees every request of a turn;
+ * at the end of the chain the user's handlers answer as they would have (traced as `msw-handler`), and a
+ * request none of them handles goes out for real (refused in a strict session). Requests outside a turn
+ * never match it, so they meet the server's `onUnhandledRequest` as before.
+ */
+export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
+  // Only requests made during a turn match: the others meet the server's `onUnhandledRequest` untouched.
+  const catcher = http.all(
+    () => options.open?.() !== false && currentTurnContext() !== undefined,
+    async ({ request }) => {
+      const context = currentTurnContext();
+      if (context === undefined) return undefined;
+      const others = options.userHandlers?.().filter((handler): handler is RequestHandler => isRequestHandler(handler) && !isTooltraceHandler(handler));
+      const terminal = others === undefined ? networkTerminal(request) : await userTerminal(others, request);
+      try {
+        const view = await requestView(request);
+        return (await context.host.handle(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal)) as Response;
+      } catch {
+        return Response.error();
+      }
+    },
+  );
+  markTooltraceHandler(catcher);
+  return catcher;
+}
+
+const tooltraceHandlers = new WeakSet<object>();
+
+/** Marks a handler as tooltrace's own, so a joined server's catcher never takes it for one of the user's. */
+export function markTooltraceHandler(handler: object): void {
+  tooltraceHandlers.add(handler);
+}
+
+function isTooltraceHandler(handler: object): boolean {
+  return tooltraceHandlers.has(handler);
+}
+
+function networkTerminal(request: Request): Terminal {
+  return { source: NETWORK, live: true, run: () => fetch(bypass(request)) };
+}
+
+/** The user's handler that would answer, run at the end of the chain; or, when none would, their server's policy. */
+async function userTerminal(handlers: readonly RequestHandler[], request: Request): Promise<Terminal> {
+  for (const handler of handlers) {
+    if (await handler.test({ request: request.clone() })) {
+      return { source: USER_HANDLER, live: false, run: () => getResponse([...handlers], request.clone()) };
     }
-  });
+  }
+  // Nothing of theirs answers it: during a turn it is tooltrace's, as on its own server.
+  return networkTerminal(request);
+}
+
+function isRequestHandler(handler: unknown): handler is RequestHandler {
+  return handler !== null && typeof handler === "object" && typeof (handler as RequestHandler).test === "function" && typeof (handler as RequestHandler).run === "function";
 }
 
 /** The request as HTTP mocks match it and the trace keeps it: plain JSON, the body read from a clone. */

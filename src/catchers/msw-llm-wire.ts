@@ -1,5 +1,6 @@
 import { http, matchRequestUrl, type HttpHandler } from "msw";
 import { DEFAULT_BASE_URLS, endpointsFor } from "../wire/base-urls.js";
+import { markTooltraceHandler } from "./msw-http.js";
 import { CODECS, createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../wire/answer.js";
 import type { WireApi } from "../wire/codec.js";
 
@@ -53,6 +54,7 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
     http.post(({ request }) => open && endpoint(request.url), ({ request }) => answer.answer(request)),
     http.all(({ request }) => open && underBase(request.url), ({ request }) => answer.answer(request)),
   ];
+  for (const handler of handlers) markTooltraceHandler(handler);
   return {
     ...answer,
     handlers,

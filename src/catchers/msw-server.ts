@@ -2,16 +2,30 @@ import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../errors.js";
+import { globalSingleton } from "../global-state.js";
 import { currentScope } from "../session/scope.js";
 import { catchHttp } from "./msw-http.js";
 import { holdHttpCaught } from "./msw-http-flag.js";
 import { installNetworkGuard } from "./network-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
+/** What tooltrace needs of an MSW server it joins (`setupServer()` from msw 2 or 3). */
+export interface JoinableServer {
+  use(...handlers: HttpHandler[]): void;
+  /** With it, tooltrace also traces your handlers' exchanges during a turn, and strict sessions may run. */
+  listHandlers?(): readonly unknown[];
+  /** With it, tooltrace's handlers join your initial ones, so your `resetHandlers()` after each test keeps them. */
+  resetHandlers?(...handlers: HttpHandler[]): void;
+}
+
 /** Options of {@link startLlmServer}. */
 export interface LlmServerOptions extends LlmWireOptions {
-  /** Your own MSW server: the wire handlers are added to it instead of starting a second one. */
-  readonly server?: { use(...handlers: HttpHandler[]): void };
+  /**
+   * Your own MSW server: tooltrace joins it instead of starting a second one. The wire handlers and an HTTP
+   * catcher go first in it (`server.use`); during a turn your handlers still answer, and each exchange is
+   * traced (answered by `msw-handler`); a request none of them handles meets your `onUnhandledRequest`.
+   */
+  readonly server?: JoinableServer;
   /**
    * Without `server`: what tooltrace's own server does with requests that are not LLM calls and are made
    * outside a session's turn. Default `bypass` (they go out untouched); `error` makes a run hermetic.
@@ -27,26 +41,32 @@ export interface LlmServer extends LlmWire {
   [Symbol.dispose](): void;
 }
 
+/** tooltrace's own MSW server in this process, and how many wire mocks use it. */
+const own = globalSingleton("ownMswServer", () => ({ server: undefined as { use(...handlers: HttpHandler[]): void } | undefined, users: 0, stop: () => undefined as void }));
+
 /**
  * Starts answering the LLM APIs.
  *
- * With `{ server }`, the handlers join your MSW server (its `onUnhandledRequest` policy stays in force), and
- * `close()` switches them off so requests fall through to your other handlers. Without it, tooltrace starts
- * its own MSW server that answers the LLM APIs, traces every other request a session's turn makes (and
- * refuses it in a strict session), and lets the rest through (or not: see `onUnhandledRequest`).
+ * tooltrace keeps one MSW server per process: the first call starts it, with the wire handlers and an HTTP
+ * catcher that traces every other request a session's turn makes (and refuses it in a strict session); a
+ * later call adds its wire handlers to the same server, first in line, and its `close()` switches them
+ * off. The server stops when the last one closes. Requests outside a turn go by `onUnhandledRequest`.
+ *
+ * With `{ server }`, tooltrace joins your MSW server instead (see {@link LlmServerOptions.server}), and
+ * `close()` switches its handlers off so requests fall through to yours.
  *
  * Started inside a test, it is closed when the test ends, also when the test fails or times out.
  *
  * MSW servers in one process share their interceptors, so two servers fight over every request and the
- * first to close takes the interception of both with it. When another server is already listening this
- * throws and says to pass it as `server`; if yours starts later, start it first instead, or add
- * `llmWire().handlers` to it.
+ * first to close takes the interception of both with it. When a server that is not tooltrace's is already
+ * listening this throws and says to pass it as `server`.
  */
 export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const wire = llmWire(options);
-  if (options.server) {
-    options.server.use(...wire.handlers);
-    return closeWithTest({ ...wire, [Symbol.dispose]: wire.close });
+  if (options.server) return closeWithTest(join(options.server, wire));
+  if (own.server !== undefined) {
+    own.server.use(...wire.handlers);
+    return closeWithTest(shareOwn(wire));
   }
   if (anotherMswServerListening()) {
     throw new TooltraceError(
@@ -61,19 +81,60 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the
   // original unless the builtins' ESM exports are synced, and such a request would slip past interception.
   syncBuiltinESMExports();
-  const removeGuard = installNetworkGuard();
-  const releaseCaught = holdHttpCaught();
+  const release = holdInterception();
+  own.server = server;
+  own.stop = () => {
+    own.server = undefined;
+    server.close();
+    release();
+    syncBuiltinESMExports();
+  };
+  return closeWithTest(shareOwn(wire));
+}
+
+/** One user of tooltrace's own server: its handlers go off at `close()`, the server with the last user. */
+function shareOwn(wire: LlmWire): LlmServer {
+  own.users += 1;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     wire.close();
-    server.close();
+    own.users -= 1;
+    if (own.users === 0) own.stop();
+  };
+  return { ...wire, close, [Symbol.dispose]: close };
+}
+
+/** Joins a user's server: the wire handlers, and a catcher in front of their handlers when they can be listed. */
+function join(server: JoinableServer, wire: LlmWire): LlmServer {
+  let open = true;
+  const ours = new Set<unknown>(wire.handlers);
+  const listHandlers = server.listHandlers?.bind(server);
+  const catcher = listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: () => listHandlers().filter((handler) => !ours.has(handler)) });
+  if (catcher !== undefined) ours.add(catcher);
+  const added = [...wire.handlers, ...(catcher ? [catcher] : [])];
+  // Among the initial handlers (the ones `resetHandlers()` goes back to), in front: after close they stay, inert.
+  if (listHandlers !== undefined && server.resetHandlers !== undefined) server.resetHandlers(...added, ...(listHandlers() as HttpHandler[]));
+  else server.use(...added);
+  const release = catcher === undefined ? () => undefined : holdInterception();
+  const close = () => {
+    if (!open) return;
+    open = false;
+    wire.close();
+    release();
+  };
+  return { ...wire, close, [Symbol.dispose]: close };
+}
+
+/** While a catcher listens: strict sessions may be created, and the guard under `fetch` is in place. */
+function holdInterception(): () => void {
+  const removeGuard = installNetworkGuard();
+  const releaseCaught = holdHttpCaught();
+  return () => {
     removeGuard();
     releaseCaught();
-    syncBuiltinESMExports();
   };
-  return closeWithTest({ ...wire, close, [Symbol.dispose]: close });
 }
 
 function closeWithTest(server: LlmServer): LlmServer {

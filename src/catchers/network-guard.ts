@@ -19,10 +19,13 @@ const state = globalSingleton("networkGuard", () => ({ installs: 0, original: un
  * that kept the `fetch` it found before (an SDK client created at import time, before the server started)
  * skips the patch and would reach the network unseen. Every request reaches Node's dispatcher, though: one
  * made during a turn whose session refuses what it cannot see (strict mode) is refused there and reported.
- * Counted: the guard goes when the last server that installed it closes.
+ * Counted: the guard goes when the last server that installed it closes. Only with msw 2, which patches
+ * `fetch` itself: msw 3 intercepts below the dispatcher, so it sees such requests anyway (and a guard there
+ * would refuse the very requests MSW answers).
  */
 export function installNetworkGuard(): () => void {
   const store = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  if (!fetchPatchedByMsw()) return () => undefined;
   if (state.installs === 0) {
     // Reading `Request` loads Node's fetch, which creates the dispatcher (it is lazy until then).
     void globalThis.Request;
@@ -53,4 +56,9 @@ export function installNetworkGuard(): () => void {
       state.original = undefined;
     }
   };
+}
+
+/** msw 2's fetch interceptor marks itself on `globalThis` while it has `fetch` patched. */
+function fetchPatchedByMsw(): boolean {
+  return (globalThis as unknown as Record<symbol, unknown>)[Symbol.for("fetch-interceptor")] !== undefined;
 }

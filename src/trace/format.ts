@@ -21,6 +21,8 @@ export function formatSource(source: AnswerSource | undefined, kind: Interaction
       return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
     case "mock-model":
       return "mock model";
+    case "msw-handler":
+      return "your MSW handler";
     case "strict":
       return "strict mode: no rule matched";
     case "middleware":

@@ -26,6 +26,8 @@ export type AnswerSource =
   | { readonly kind: "real" }
   /** The mock model (in process or on the wire). */
   | { readonly kind: "mock-model" }
+  /** A handler of the user's own MSW server, which tooltrace joined (`startLlmServer({ server })`). */
+  | { readonly kind: "msw-handler" }
   /** Strict mode refused it: nothing matched, so nothing ran. */
   | { readonly kind: "strict" }
   /**

@@ -47,6 +47,46 @@ describe("beside the user's own MSW server", () => {
     expect(unhandled).toEqual(["https://api.example.com/unmocked", "https://api.anthropic.com/v1/messages"]);
   });
 
+  test("joined, tooltrace traces the user's handlers during a turn: session mocks win over them, strict refuses what none answers", async () => {
+    let weatherServed = 0;
+    userServer.use(http.get("https://api.example.com/weather", () => ((weatherServed += 1), HttpResponse.json({ temp: 21 }))));
+    const llm = startLlmServer({ server: userServer });
+    const get = (url: string) => fetch(url).then(async (response) => `${response.status} ${await response.text()}`, (error: Error) => `refused ${error.name}`);
+    const session = createSession({
+      tools: {},
+      http: [{ id: "forecast", url: "https://api.example.com/forecast", outcome: { json: { rain: false } } }],
+      agent: async () => [await get("https://api.example.com/weather"), await get("https://api.example.com/forecast")].join(" | "),
+    });
+    const turn = await session.send("weather?");
+    expect(turn.text).toBe('200 {"temp":21} | 200 {"rain":false}');
+    expect(turn.httpCalls.map((call) => [call.url.replace("https://api.example.com", ""), call.answeredBy?.kind])).toEqual([
+      ["/weather", "msw-handler"],
+      ["/forecast", "stub"],
+    ]);
+    expect(weatherServed).toBe(1);
+    // Outside a turn the user's server is as it was: their policy (error) sees what none of their handlers answers.
+    await fetch("https://api.example.com/unmocked").catch(() => undefined);
+    expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
+
+    const strict = createSession({ tools: {}, strict: true, agent: async () => [await get("https://api.example.com/weather"), await get("https://api.example.com/elsewhere")].join(" | ") });
+    const strictTurn = await strict.send("weather?");
+    expect(strictTurn.text).toBe('200 {"temp":21} | refused TypeError');
+    expect(strict.takeViolations()).toEqual([expect.stringContaining("strict mode: GET https://api.example.com/elsewhere would have gone out to the network")]);
+    expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
+    llm.close();
+  });
+
+  test("joined once, tooltrace survives the user's resetHandlers() after each test", async () => {
+    const llm = startLlmServer({ server: userServer, respond: "still here" });
+    userServer.resetHandlers();
+    const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    expect(completion.choices[0]?.message.content).toBe("still here");
+    const session = createSession({ tools: {}, agent: async () => String((await fetch("https://api.example.com/weather")).status) });
+    expect((await session.send("go")).httpCalls.map((call) => call.answeredBy?.kind)).toEqual(["msw-handler"]);
+    llm.close();
+  });
+
   test("a second MSW server would fight the user's: startLlmServer() refuses and says what to do", () => {
     expect(() => startLlmServer()).toThrow(/another MSW server is already listening.*startLlmServer\(\{ server \}\)/s);
   });
