@@ -1,3 +1,4 @@
+import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { httpMock, reportHttpMock } from "./http-mock.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
@@ -17,3 +18,5 @@ console.log();
 console.log(reportCliProxy(await cliProxy()));
 console.log();
 console.log(reportHttpMock(await httpMock()));
+console.log();
+console.log(reportCassetteReplay(await cassetteReplay()));

@@ -85,8 +85,8 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   own.server = server;
   own.stop = () => {
     own.server = undefined;
-    server.close();
     release();
+    server.close();
     syncBuiltinESMExports();
   };
   return closeWithTest(shareOwn(wire));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../global-state.js";
 import { currentTurnContext } from "./turn-context.js";
 
@@ -11,30 +12,40 @@ interface DispatchHandler {
   onError?(error: Error): void;
   onResponseError?(controller: unknown, error: Error): void;
 }
+type Fetch = typeof globalThis.fetch;
 
-const state = globalSingleton("networkGuard", () => ({ installs: 0, original: undefined as Dispatcher | undefined }));
+const state = globalSingleton("networkGuard", () => ({
+  installs: 0,
+  dispatcher: undefined as Dispatcher | undefined,
+  fetch: undefined as { readonly patched: Fetch; readonly wrapped: Fetch } | undefined,
+  /** Set while a request runs through the intercepted `globalThis.fetch`. */
+  viaFetch: new AsyncLocalStorage<true>(),
+}));
 
 /**
- * Guards the layer under `fetch` while tooltrace's MSW server runs. MSW patches `globalThis.fetch`; a client
- * that kept the `fetch` it found before (an SDK client created at import time, before the server started)
- * skips the patch and would reach the network unseen. Every request reaches Node's dispatcher, though: one
- * made during a turn whose session refuses what it cannot see (strict mode) is refused there and reported.
- * Counted: the guard goes when the last server that installed it closes. Only with msw 2, which patches
- * `fetch` itself: msw 3 intercepts below the dispatcher, so it sees such requests anyway (and a guard there
- * would refuse the very requests MSW answers).
+ * Guards the layer under `fetch` while an MSW server of tooltrace's listens. MSW patches `globalThis.fetch`;
+ * a client that kept the `fetch` it found before (an SDK client created at import time, before the server
+ * started) skips the patch and would reach the network unseen. Every request reaches Node's dispatcher,
+ * though, and those that came through the patched `fetch` are marked on the way (msw 3 dispatches even the
+ * requests it answers): an unmarked one made during a turn whose session lets nothing unseen out (strict
+ * mode) is refused there and reported. Call it right after the server starts listening; counted, the guard
+ * goes when the last server that installed it closes.
  */
 export function installNetworkGuard(): () => void {
   const store = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
-  if (!fetchPatchedByMsw()) return () => undefined;
   if (state.installs === 0) {
     // Reading `Request` loads Node's fetch, which creates the dispatcher (it is lazy until then).
     void globalThis.Request;
     const original = store[DISPATCHER];
     if (original !== undefined && typeof original.dispatch === "function") {
-      state.original = original;
+      state.dispatcher = original;
+      const patched = globalThis.fetch;
+      const wrapped: Fetch = (input, init) => state.viaFetch.run(true, () => patched(input, init));
+      globalThis.fetch = wrapped;
+      state.fetch = { patched, wrapped };
       const guard: Dispatcher = Object.create(original) as Dispatcher;
       guard.dispatch = (options, handler) => {
-        const context = currentTurnContext();
+        const context = state.viaFetch.getStore() === true ? undefined : currentTurnContext();
         const refusal = context?.host.uncaught?.(context, `${options.method ?? "GET"} ${String(options.origin ?? "")}${options.path ?? ""}`);
         if (refusal === undefined) return original.dispatch(options, handler);
         const error = new TypeError(refusal);
@@ -50,15 +61,11 @@ export function installNetworkGuard(): () => void {
     if (removed) return;
     removed = true;
     state.installs -= 1;
-    if (state.installs === 0 && state.original !== undefined) {
-      // Unless someone set a dispatcher of their own since (`setGlobalDispatcher`): theirs stays.
-      if (Object.getPrototypeOf(store[DISPATCHER]) === state.original) store[DISPATCHER] = state.original;
-      state.original = undefined;
-    }
+    if (state.installs > 0) return;
+    // Each piece goes back only if nobody replaced it since (`setGlobalDispatcher`, another patch of `fetch`).
+    if (state.fetch !== undefined && globalThis.fetch === state.fetch.wrapped) globalThis.fetch = state.fetch.patched;
+    if (state.dispatcher !== undefined && Object.getPrototypeOf(store[DISPATCHER]) === state.dispatcher) store[DISPATCHER] = state.dispatcher;
+    state.fetch = undefined;
+    state.dispatcher = undefined;
   };
-}
-
-/** msw 2's fetch interceptor marks itself on `globalThis` while it has `fetch` patched. */
-function fetchPatchedByMsw(): boolean {
-  return (globalThis as unknown as Record<symbol, unknown>)[Symbol.for("fetch-interceptor")] !== undefined;
 }

@@ -6,7 +6,7 @@ import { currentTurnContext } from "../catchers/turn-context.js";
 import { serveOnLoopback } from "../catchers/loopback-server.js";
 import { TooltraceError } from "../errors.js";
 import type { Agent } from "../session/types.js";
-import { createLlmAnswer } from "../wire/answer.js";
+import { createAnswer } from "../wire/answer.js";
 import { WireToolCalls } from "../wire/wire-tool-calls.js";
 import { runProcess } from "./run-process.js";
 
@@ -63,7 +63,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     mkdirSync(folders.cwd);
     mkdirSync(folders.home);
     const wireTools = new WireToolCalls();
-    const answer = createLlmAnswer({}, { context, wireTools });
+    const answer = createAnswer({}, { context, wireTools });
     const server = await serveOnLoopback(answer.answer);
     try {
       await options.setup?.(folders);

@@ -47,7 +47,7 @@ export interface LlmAnswer {
   readonly responder: Responder;
 }
 
-/** For the wire mock in front of one agent process (a CLI): internal, set by the CLI adapters. */
+/** For the wire mock in front of one agent process (a CLI): set by the CLI adapters. */
 export interface AgentProcessOptions {
   /** The turn the process runs in: its requests arrive on a socket, outside any async context. */
   readonly context: TurnContext;
@@ -62,7 +62,12 @@ const MAX_REMEMBERED = 10_000;
  * The wire mock without a transport: `answer(Request): Promise<Response>` with the providers' JSON and
  * server-sent events. The MSW handlers and a `node:http` server both serve it.
  */
-export function createLlmAnswer(options: LlmAnswerOptions = {}, agentProcess?: AgentProcessOptions): LlmAnswer {
+export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
+  return createAnswer(options);
+}
+
+/** {@link createLlmAnswer}, also for the proxy in front of one agent process (the CLI adapters). */
+export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: AgentProcessOptions): LlmAnswer {
   const responder = isResponder(options.respond) ? options.respond : createResponder(options.respond as MockModelInput | undefined);
   const calls: ModelCall[] = [];
   const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
