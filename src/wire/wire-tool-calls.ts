@@ -51,7 +51,8 @@ const REAL = { kind: "real" } as const;
  */
 export class WireToolCalls {
   private readonly calls = new Map<string, WireCall>();
-  private readonly rounds: HiddenRound[] = [];
+  /** Rounds the agent never saw, per conversation: a CLI may hold side conversations (a subagent, a title). */
+  private readonly rounds = new Map<string, HiddenRound[]>();
 
   /** The request as the model must see it: the agent's results delivered, and what the agent never saw put back. */
   async prepare(view: MockModelRequest): Promise<MockModelRequest> {
@@ -65,7 +66,7 @@ export class WireToolCalls {
     }
     await Promise.all(delivered.map((call) => call.outcome));
     if (this.calls.size === 0) return view;
-    return this.restore(view);
+    return this.restore(view, this.roundsOf(view));
   }
 
   /**
@@ -101,7 +102,7 @@ export class WireToolCalls {
         { role: "tool", text: resultsText(results), toolResults: results },
       ];
       // Placed by the agent's own conversation (`sent`), which lacks every round it never saw.
-      this.rounds.push({ at: sent.messages.length, messages });
+      this.roundsOf(sent).push({ at: sent.messages.length, messages });
       seen = requestView([...seen.messages, ...messages], seen.tools, [...seen.toolResults, ...results]);
       current = await ask(seen);
     }
@@ -149,10 +150,26 @@ export class WireToolCalls {
     return Promise.race([reachedAgent, outcome.then(() => ({ reached: false, input }))]);
   }
 
+  /**
+   * The hidden rounds of the conversation `view` belongs to, known by its first user message and the tools
+   * it offers: both stay the same as a conversation grows, and differ between a CLI's main conversation and
+   * its side ones.
+   */
+  private roundsOf(view: MockModelRequest): HiddenRound[] {
+    const first = view.messages.find((message) => message.role === "user")?.text ?? "";
+    const key = JSON.stringify([first, view.tools.map((tool) => tool.name).sort()]);
+    let rounds = this.rounds.get(key);
+    if (rounds === undefined) {
+      rounds = [];
+      this.rounds.set(key, rounds);
+    }
+    return rounds;
+  }
+
   /** The agent's view with the model's own inputs, the chain's results, and the calls the agent never saw. */
-  private restore(view: MockModelRequest): MockModelRequest {
+  private restore(view: MockModelRequest, hidden: readonly HiddenRound[]): MockModelRequest {
     const messages: MockModelMessage[] = [];
-    const rounds = [...this.rounds].sort((a, b) => a.at - b.at);
+    const rounds = [...hidden].sort((a, b) => a.at - b.at);
     view.messages.forEach((message, index) => {
       for (const round of rounds) if (round.at === index) messages.push(...round.messages);
       messages.push(this.restoreMessage(message));

@@ -1,8 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createSession, grader, type Middleware, type MockModelRequest, type MockModelResponse } from "tooltrace";
 import { codex } from "tooltrace/cli";
+import { createLlmAnswer, serveOnLoopback } from "tooltrace/wire";
 
 /** The model: asks Codex's shell tool (whatever this version names it) to run `command`, then reports the result. */
 function shellModel(command: string) {
@@ -64,5 +66,32 @@ describe("Codex through the loopback proxy", { timeout: 60_000 }, () => {
     expect(files).toEqual([]);
     expect(blocked).toHaveFailedAction("exec_command", { error: "shell is disabled" });
     expect(blocked.text).toBe('failed: "shell is disabled"');
+  });
+
+  test("recorded against a local provider through the proxy, then replayed with it stopped: the command never runs again", async () => {
+    const { respond } = shellModel("echo recorded > marker.txt");
+    const provider = createLlmAnswer({ respond });
+    const server = await serveOnLoopback(provider.answer);
+    const path = join(mkdtempSync(join(tmpdir(), "tooltrace-codex-cassette-")), "codex.json");
+    let marker: boolean | undefined;
+    const inspect = ({ cwd }: { cwd: string }) => void (marker = existsSync(join(cwd, "marker.txt")));
+    const recorder = createSession({ agent: codex({ inspect }), upstream: server.url, cassette: { mode: "record", path } });
+    const recorded = await recorder.send("Write the marker file.");
+    recorder.close();
+    await server.close();
+    expect(recorded.error).toBeUndefined();
+    expect(marker).toBe(true);
+    expect(recorded.modelCalls.map((call) => call.answeredBy?.kind)).toEqual(recorded.modelCalls.map(() => "real"));
+    expect(recorded.text).toMatch(/^done: /);
+    const file = JSON.parse(readFileSync(path, "utf8")) as { llm: unknown[]; tools: Record<string, unknown[]> };
+    expect(file.llm).toHaveLength(provider.calls.length);
+    expect(file.tools.exec_command).toHaveLength(1);
+
+    const session = createSession({ agent: codex({ inspect }), upstream: server.url, strict: true, cassette: { mode: "replay", path } });
+    const replayed = await session.send("Write the marker file.");
+    expect(session.takeViolations()).toEqual([]);
+    expect(marker).toBe(false);
+    expect(replayed.text).toBe(recorded.text);
+    expect(replayed.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["cassette"]);
   });
 });
