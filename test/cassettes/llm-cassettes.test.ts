@@ -6,14 +6,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSession, StubConfigError, type Agent, type CassetteFile, type MockModelInput } from "tooltrace";
-import { aiSdkAgent } from "tooltrace/ai-sdk";
+import { createSession, StubConfigError, type CassetteFile, type MockModelInput } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { createLlmAnswer, serveOnLoopback } from "tooltrace/wire";
 import { anthropicAgent, openaiChatAgent, openaiResponsesAgent } from "../fixtures/sdk-agents.js";
+import { opaque, raw, viaAiSdk, type Setup } from "../fixtures/sdk-cases.js";
 import { plainTaskTools } from "../fixtures/plain-task-tools.js";
 import { taskResponder } from "../fixtures/task-responder.js";
-import { createTaskService, taskStubs } from "../fixtures/tasks.js";
+import { taskStubs } from "../fixtures/tasks.js";
 import { runTasksExample } from "../fixtures/tasks-example.js";
 
 const OPENAI_KEY = "sk-proj-Zx81c4f0a9e27b6d";
@@ -46,17 +46,7 @@ const openaiClient = () => new OpenAI({ apiKey: OPENAI_KEY, maxRetries: 0 });
 const anthropicClient = () => new Anthropic({ apiKey: ANTHROPIC_KEY, maxRetries: 0 });
 const aiOpenai = createOpenAI({ apiKey: OPENAI_KEY });
 const aiAnthropic = createAnthropic({ apiKey: ANTHROPIC_KEY });
-const opaque = <T>(agent: Agent<T>) => agent as unknown as Agent<never>;
 
-type Setup = () => { agent: Agent<never>; tools: Record<string, unknown>; provider: string };
-const raw = (make: (tools: ReturnType<typeof plainTaskTools>) => Agent<never>, provider: string): Setup => () => {
-  const taskTools = plainTaskTools();
-  return { agent: make(taskTools), tools: taskTools.tools, provider };
-};
-const viaAiSdk = (model: Parameters<typeof aiSdkAgent>[0]["model"], mode: "generate" | "stream", provider: string): Setup => () => {
-  const { tools } = createTaskService();
-  return { agent: opaque(aiSdkAgent({ model, tools, system: "You manage tasks.", mode })), tools, provider };
-};
 
 const cases: [string, Setup][] = [
   ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],

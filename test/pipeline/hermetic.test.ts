@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, useStrict } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { setRunStrict } from "../../src/session/strict-default.js";
+import { nodeGet } from "../fixtures/node-get.js";
 
 /** A fake upstream on 127.0.0.1: every request that reaches it is counted. */
 const received: string[] = [];
@@ -39,18 +40,6 @@ afterAll(async () => {
   await new Promise((resolve) => tlsUpstream.close(resolve));
 });
 
-function get(send: typeof httpRequest, url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    send(url, (response) => {
-      let body = "";
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve(body));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
-
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Runs `attempt` and says what happened, swallowing the error as a careless agent would. */
@@ -73,8 +62,8 @@ describe("hermetic: during a strict run nothing reaches a fake upstream on 127.0
       agent: async () => {
         const outcomes = [
           await settle(() => fetch(`${base}/direct`)),
-          await settle(() => get(httpRequest, `${base}/node-http`)),
-          await settle(() => get(httpsRequest, `${tlsBase}/node-https`)),
+          await settle(() => nodeGet(`${base}/node-http`)),
+          await settle(() => nodeGet(`${tlsBase}/node-https`, httpsRequest)),
           await settle(() => earlyClient.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })),
           await settle(() => lateClient.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })),
           await settle(() => notGiven.sync_crm()),

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateText, stepCountIs, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -8,6 +8,7 @@ import { aiSdkAgent } from "tooltrace/ai-sdk";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { createTaskService } from "../fixtures/tasks.js";
 import { runExecute } from "../fixtures/versions.js";
+import { nodeGet } from "../fixtures/node-get.js";
 
 // A fake upstream on 127.0.0.1: it counts every request that reaches it.
 let upstream: Server;
@@ -28,18 +29,6 @@ afterAll(async () => {
   llm.close();
   await new Promise((resolve) => upstream.close(resolve));
 });
-
-function getWithNodeHttp(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    httpRequest(url, (res) => {
-      let body = "";
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve(body));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
 
 describe("strict mode: a tool call the model asked for that never reached tooltrace", () => {
   test("a tool the session was not given ran, and its result went back to the model: a violation", async () => {
@@ -112,7 +101,7 @@ describe("HTTP exchanges are interactions too", () => {
   test("strict: a tool's request to the network never goes out, from fetch or node:http, and fails the test", async () => {
     const tools = {
       weather: async (_input: { city: string }) => (await fetch(`${upstreamUrl}/weather`)).json(),
-      forecast: async (_input: { city: string }) => getWithNodeHttp(`${upstreamUrl}/forecast`),
+      forecast: async (_input: { city: string }) => nodeGet(`${upstreamUrl}/forecast`),
     };
     const session = createSession({
       tools,
@@ -127,7 +116,7 @@ describe("HTTP exchanges are interactions too", () => {
           () => "went out",
           (error: Error) => `refused: ${error.message}`,
         );
-        const viaNode = await getWithNodeHttp(`${upstreamUrl}/node`).then(
+        const viaNode = await nodeGet(`${upstreamUrl}/node`).then(
           () => "went out",
           (error: Error) => `refused: ${error.message}`,
         );

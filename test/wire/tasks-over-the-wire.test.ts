@@ -3,13 +3,12 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSession, type Agent } from "tooltrace";
-import { aiSdkAgent } from "tooltrace/ai-sdk";
+import { createSession } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { anthropicAgent, openaiChatAgent, openaiResponsesAgent } from "../fixtures/sdk-agents.js";
-import { plainTaskTools } from "../fixtures/plain-task-tools.js";
+import { opaque, raw, viaAiSdk, type Setup } from "../fixtures/sdk-cases.js";
 import { taskResponder } from "../fixtures/task-responder.js";
-import { createTaskService, taskStubs } from "../fixtures/tasks.js";
+import { taskStubs } from "../fixtures/tasks.js";
 import { runTasksExample } from "../fixtures/tasks-example.js";
 
 let server: LlmServer;
@@ -24,18 +23,7 @@ const anthropicClient = () => new Anthropic({ apiKey: "sk-ant-test", maxRetries:
 const aiOpenai = createOpenAI({ apiKey: "sk-test" });
 const aiAnthropic = createAnthropic({ apiKey: "sk-ant-test" });
 
-type Setup = () => { agent: Agent<never>; tools: Record<string, unknown>; provider: string };
-/** Each agent keeps history in its own SDK's message type; the session does not look inside it. */
-const opaque = <T>(agent: Agent<T>) => agent as unknown as Agent<never>;
 
-const raw = (make: (tools: ReturnType<typeof plainTaskTools>) => Agent<never>, provider: string): Setup => () => {
-  const taskTools = plainTaskTools();
-  return { agent: make(taskTools), tools: taskTools.tools, provider };
-};
-const viaAiSdk = (model: Parameters<typeof aiSdkAgent>[0]["model"], mode: "generate" | "stream", provider: string): Setup => () => {
-  const { tools } = createTaskService();
-  return { agent: opaque(aiSdkAgent({ model, tools, system: "You manage tasks.", mode })), tools, provider };
-};
 
 const cases: [string, Setup][] = [
   ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],
