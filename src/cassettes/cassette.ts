@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { threadId } from "node:worker_threads";
 import { basename, dirname, join, resolve } from "node:path";
 import { StubConfigError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
@@ -9,7 +11,19 @@ const VERSION = 1;
 const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
 const defaults = globalSingleton("cassetteDefaults", () => ({ mode: undefined as CassetteMode | undefined }));
 /** The cassettes recorded in this test file's run so far, and by whom: two writers of one file would lose one's recording. */
-const writers = globalSingleton("cassetteWriters", () => new Map<string, string>());
+const writers = globalSingleton("cassetteWriters", () => new Map<string, CassetteWriter>());
+
+/** Who opens a cassette: a session, by its test and its place in that test (a retry of the test is the same writer). */
+export interface CassetteWriter {
+  /** `session 1 of test "refunds"`, for messages. */
+  readonly description: string;
+  /** The test (its task; its name where there is no task), or `undefined` outside a test. */
+  readonly test: unknown;
+  /** How many sessions the test created before this one. */
+  readonly index: number;
+  /** A strict session records only when asked to, never because `auto` found no file. */
+  readonly strict: boolean;
+}
 
 /** Forgets the writers of the previous test file (the setup file calls it as each file starts). */
 export function resetCassetteWriters(): void {
@@ -55,7 +69,7 @@ export class Cassette {
   }
 
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
-  static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined, owner = "a session"): Cassette | undefined {
+  static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined, writer: CassetteWriter = { description: "a session", test: undefined, index: 0, strict: false }): Cassette | undefined {
     if (options?.replay !== undefined) checkPrefix(options);
     const mode = options?.mode ?? (options?.replay ? "replay" : undefined) ?? envMode() ?? defaults.mode ?? "off";
     if (!MODES.includes(mode)) {
@@ -71,7 +85,15 @@ export class Cassette {
       throw new StubConfigError({ pointer: "" }, `cassette mode is replay, and ${path} does not exist.`, "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.", "session");
     }
     const resolved = mode === "auto" ? (exists ? "replay" : "record") : mode;
-    if (resolved === "record") claimWriter(resolve(path), owner);
+    if (mode === "auto" && resolved === "record" && writer.strict) {
+      throw new StubConfigError(
+        { pointer: "/cassette/mode" },
+        `${writer.description} is strict, and its cassette mode is auto with no file at ${path}: auto would record, running the real tools and network.`,
+        "record it on purpose (TOOLTRACE_CASSETTE=record npx vitest run <this test file>, or `cassette: { mode: \"record\" }`), or check the path: renaming a test or session renames its cassette.",
+        "session",
+      );
+    }
+    if (resolved === "record") claimWriter(resolve(path), writer);
     return new Cassette(path, resolved, options ?? {});
   }
 
@@ -146,7 +168,8 @@ export class Cassette {
     const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http), ...(llm.length > 0 ? { llm } : {}) };
     mkdirSync(dirname(this.path), { recursive: true });
     removeAbandoned(this.path);
-    const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
+    // Worker threads share a pid: the thread and a random part keep their temporary files apart.
+    const temporary = `${this.path}.${process.pid}.${threadId}-${randomBytes(4).toString("hex")}.tmp`;
     try {
       writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
       renameSync(temporary, this.path);
@@ -193,12 +216,23 @@ export class Cassette {
   }
 }
 
-/** Removes temporary files beside `path` whose writer (the pid in their name) is gone: it was killed mid-save. */
+/** A temporary file this old is no save under way, whatever its pid says (another machine's, another container's). */
+const ABANDONED_AFTER_MS = 60_000;
+
+/** Removes temporary files beside `path` whose writer is gone (the pid in their name) or that are long stale: a writer killed mid-save. */
 function removeAbandoned(path: string): void {
   const prefix = `${basename(path)}.`;
   for (const name of readdirSync(dirname(path))) {
-    const pid = name.startsWith(prefix) ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
-    if (pid !== undefined && !isAlive(Number(pid))) rmSync(join(dirname(path), name), { force: true });
+    const pid = name.startsWith(prefix) ? /^(\d+)\.[\w-]+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid === undefined) continue;
+    const file = join(dirname(path), name);
+    let age: number;
+    try {
+      age = Date.now() - statSync(file).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (age > ABANDONED_AFTER_MS || (!isAlive(Number(pid)) && Number(pid) !== process.pid)) rmSync(file, { force: true });
   }
 }
 
@@ -211,21 +245,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function claimWriter(path: string, owner: string): void {
+function claimWriter(path: string, writer: CassetteWriter): void {
   const earlier = writers.get(path);
-  if (earlier !== undefined) {
-    throw new StubConfigError({ pointer: "/cassette" }, `${owner} would record into ${path}, which ${earlier} records into in this run: one recording would overwrite the other.`, "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.", "session");
+  const same = earlier !== undefined && earlier.test !== undefined && earlier.test === writer.test && earlier.index === writer.index;
+  if (earlier !== undefined && !same) {
+    throw new StubConfigError({ pointer: "/cassette" }, `${writer.description} would record into ${path}, which ${earlier.description} records into in this run: one recording would overwrite the other.`, "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.", "session");
   }
-  writers.set(path, owner);
+  writers.set(path, writer);
 }
 
 function checkPrefix(options: CassetteOptions): void {
   const upTo = options.replay?.upTo;
   if (typeof upTo !== "number" || !Number.isSafeInteger(upTo) || upTo < 0) {
-    throw new StubConfigError({ pointer: "/replay/upTo" }, `cassette.replay.upTo must be a whole number of model exchanges, got ${JSON.stringify(upTo)}.`, "give the number of exchanges to replay before going live, e.g. `replay: { upTo: 3 }`.", "session");
+    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, `cassette.replay.upTo must be a whole number of model exchanges, got ${JSON.stringify(upTo)}.`, "give the number of exchanges to replay before going live, e.g. `replay: { upTo: 3 }`.", "session");
   }
   if (options.mode !== undefined && options.mode !== "replay") {
-    throw new StubConfigError({ pointer: "/replay" }, `cassette.replay replays a prefix, and cassette.mode is ${JSON.stringify(options.mode)}.`, "drop `mode` (replay is implied) or drop `replay`.", "session");
+    throw new StubConfigError({ pointer: "/cassette/replay" }, `cassette.replay replays a prefix, and cassette.mode is ${JSON.stringify(options.mode)}.`, "drop `mode` (replay is implied) or drop `replay`.", "session");
   }
 }
 

@@ -37,6 +37,17 @@ export class Redactor {
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.fields.has(name.toLowerCase()) && (typeof item === "string" || typeof item === "number") ? REDACTED : this.redactJson(item)]));
   }
 
+  /** Free text (an error message): the URLs in it, with their credentials and secret query parameters. */
+  text(text: string): string {
+    return text.replace(/\bhttps?:\/\/[^\s"'<>]+/g, (url) => {
+      try {
+        return this.url(url);
+      } catch {
+        return url;
+      }
+    });
+  }
+
   headers(headers: Headers): Record<string, string> {
     const kept: Record<string, string> = {};
     headers.forEach((value, name) => {

@@ -28,10 +28,10 @@ export interface CatchHttpOptions {
 }
 
 /**
- * The catcher. In a user's server it is added first (`server.use`), so it sees every request of a turn;
- * at the end of the chain the user's handlers answer as they would have (traced as `msw-handler`), and a
- * request none of them handles goes out for real (refused in a strict session). Requests outside a turn
- * never match it, so they meet the server's `onUnhandledRequest` as before.
+ * The catcher. In a user's server it is added first, so it sees every request of a turn; at the end of
+ * the chain the user's handlers' answer is given (traced as `msw-handler`), and a request none of them
+ * answers is the session's, as on tooltrace's own server: sent for real, or refused in a strict session.
+ * Requests outside a turn never match it, so they meet the server's `onUnhandledRequest` as before.
  */
 export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
   // Only requests made during a turn match: the others meet the server's `onUnhandledRequest` untouched.
@@ -69,15 +69,20 @@ function networkTerminal(request: Request): Terminal {
   return { source: NETWORK, live: true, run: () => fetch(bypass(request)) };
 }
 
-/** The user's handler that would answer, run at the end of the chain; or, when none would, their server's policy. */
+/**
+ * What the user's own handlers answer, asked before the chain (so their side effects happen even when a
+ * session's mock then answers). A real response ends the chain, not live; a handler that passes the request
+ * through (`passthrough()`, or nothing) leaves it live: sent for real, or refused in a strict session.
+ */
 async function userTerminal(handlers: readonly RequestHandler[], request: Request): Promise<Terminal> {
-  for (const handler of handlers) {
-    if (await handler.test({ request: request.clone() })) {
-      return { source: USER_HANDLER, live: false, run: () => getResponse([...handlers], request.clone()) };
-    }
-  }
-  // Nothing of theirs answers it: during a turn it is tooltrace's, as on its own server.
-  return networkTerminal(request);
+  const response = await getResponse([...handlers], request.clone());
+  if (response === undefined || isPassthrough(response)) return networkTerminal(request);
+  return { source: USER_HANDLER, live: false, run: () => response };
+}
+
+/** MSW's `passthrough()`: a 302 marked with its intention. */
+function isPassthrough(response: Response): boolean {
+  return response.status === 302 && response.headers.get("x-msw-intention") === "passthrough";
 }
 
 function isRequestHandler(handler: unknown): handler is RequestHandler {

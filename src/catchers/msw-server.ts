@@ -5,7 +5,7 @@ import { TooltraceError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
 import { currentScope } from "../session/scope.js";
 import { catchHttp } from "./msw-http.js";
-import { holdHttpCaught } from "./msw-http-flag.js";
+import { holdHttpCaught, mswIsListening } from "./msw-http-flag.js";
 import { installNetworkGuard } from "./network-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
@@ -21,9 +21,12 @@ export interface JoinableServer {
 /** Options of {@link startLlmServer}. */
 export interface LlmServerOptions extends LlmWireOptions {
   /**
-   * Your own MSW server: tooltrace joins it instead of starting a second one. The wire handlers and an HTTP
-   * catcher go first in it (`server.use`); during a turn your handlers still answer, and each exchange is
-   * traced (answered by `msw-handler`); a request none of them handles meets your `onUnhandledRequest`.
+   * Your own MSW server, listening: tooltrace joins it instead of starting a second one. The wire handlers
+   * and an HTTP catcher go in front of your handlers (among the initial ones, so your `resetHandlers()` keeps
+   * them: join before adding runtime handlers with `server.use`). During a turn your handlers still answer
+   * (asked before the session's mocks, which win), each exchange traced as `msw-handler`; a request none of
+   * them answers is the session's, as on tooltrace's own server: sent, or refused when strict. Outside a
+   * turn your server is as it was, your `onUnhandledRequest` included.
    */
   readonly server?: JoinableServer;
   /**
@@ -42,7 +45,7 @@ export interface LlmServer extends LlmWire {
 }
 
 /** tooltrace's own MSW server in this process, and how many wire mocks use it. */
-const own = globalSingleton("ownMswServer", () => ({ server: undefined as { use(...handlers: HttpHandler[]): void } | undefined, users: 0, stop: () => undefined as void }));
+const own = globalSingleton("ownMswServer", () => ({ server: undefined as { use(...handlers: HttpHandler[]): void } | undefined, policy: "bypass" as string, users: 0, stop: () => undefined as void }));
 
 /**
  * Starts answering the LLM APIs.
@@ -65,10 +68,16 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const wire = llmWire(options);
   if (options.server) return closeWithTest(join(options.server, wire));
   if (own.server !== undefined) {
+    if (options.onUnhandledRequest !== undefined && options.onUnhandledRequest !== own.policy) {
+      throw new TooltraceError(
+        `tooltrace's MSW server is already running in this process with onUnhandledRequest "${own.policy}", and this startLlmServer() asks for "${options.onUnhandledRequest}"; one server has one policy. ` +
+          "Set it where the server starts (the plugin's `llm: { onUnhandledRequest }`, or the first startLlmServer()), or drop it here.",
+      );
+    }
     own.server.use(...wire.handlers);
     return closeWithTest(shareOwn(wire));
   }
-  if (anotherMswServerListening()) {
+  if (mswIsListening()) {
     throw new TooltraceError(
       "another MSW server is already listening in this process, and two servers would intercept the same requests. " +
         "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
@@ -81,8 +90,9 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the
   // original unless the builtins' ESM exports are synced, and such a request would slip past interception.
   syncBuiltinESMExports();
-  const release = holdInterception();
+  const release = holdInterception("own");
   own.server = server;
+  own.policy = policy;
   own.stop = () => {
     own.server = undefined;
     release();
@@ -117,7 +127,7 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
   // Among the initial handlers (the ones `resetHandlers()` goes back to), in front: after close they stay, inert.
   if (listHandlers !== undefined && server.resetHandlers !== undefined) server.resetHandlers(...added, ...(listHandlers() as HttpHandler[]));
   else server.use(...added);
-  const release = catcher === undefined ? () => undefined : holdInterception();
+  const release = catcher === undefined ? () => undefined : holdInterception("joined");
   const close = () => {
     if (!open) return;
     open = false;
@@ -128,9 +138,9 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
 }
 
 /** While a catcher listens: strict sessions may be created, and the guard under `fetch` is in place. */
-function holdInterception(): () => void {
+function holdInterception(kind: "own" | "joined"): () => void {
   const removeGuard = installNetworkGuard();
-  const releaseCaught = holdHttpCaught();
+  const releaseCaught = holdHttpCaught(kind);
   return () => {
     removeGuard();
     releaseCaught();
@@ -140,12 +150,4 @@ function holdInterception(): () => void {
 function closeWithTest(server: LlmServer): LlmServer {
   currentScope()?.resources.add({ close: () => server.close() });
   return server;
-}
-
-/** msw 2 sets `globalThis[Symbol.for("fetch-interceptor")]` while listening; msw 3 marks its interceptors ACTIVE in a global registry. */
-function anotherMswServerListening(): boolean {
-  const global = globalThis as Record<symbol | string, unknown>;
-  if (global[Symbol.for("fetch-interceptor")] !== undefined) return true;
-  const registry = global.__MSW_INTERCEPTORS_REGISTRY as Map<symbol, { readyState?: string }> | undefined;
-  return registry?.get(Symbol.for("node-http-request-source"))?.readyState === "ACTIVE";
 }

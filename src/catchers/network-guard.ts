@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../global-state.js";
+import { mswIsListening } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 
 /** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
@@ -18,6 +19,7 @@ const state = globalSingleton("networkGuard", () => ({
   installs: 0,
   dispatcher: undefined as Dispatcher | undefined,
   fetch: undefined as { readonly patched: Fetch; readonly wrapped: Fetch } | undefined,
+  warned: false,
   /** Set while a request runs through the intercepted `globalThis.fetch`. */
   viaFetch: new AsyncLocalStorage<true>(),
 }));
@@ -40,7 +42,9 @@ export function installNetworkGuard(): () => void {
     if (original !== undefined && typeof original.dispatch === "function") {
       state.dispatcher = original;
       const patched = globalThis.fetch;
-      const wrapped: Fetch = (input, init) => state.viaFetch.run(true, () => patched(input, init));
+      // Marked only while MSW intercepts under it: once a server closes (or before it listens) the same
+      // function reaches the network unseen.
+      const wrapped: Fetch = (input, init) => (mswIsListening() ? state.viaFetch.run(true, () => patched(input, init)) : patched(input, init));
       globalThis.fetch = wrapped;
       state.fetch = { patched, wrapped };
       const guard: Dispatcher = Object.create(original) as Dispatcher;
@@ -53,6 +57,13 @@ export function installNetworkGuard(): () => void {
         return true;
       };
       store[DISPATCHER] = guard;
+    } else if (!state.warned) {
+      state.warned = true;
+      // Jest's environments and Vitest's vm pools give the tests another realm than Node's fetch dispatcher.
+      console.warn(
+        "[tooltrace] the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): " +
+          "a client that kept `fetch` from before tooltrace's MSW server started would not be refused. Create SDK clients after the server starts.",
+      );
     }
   }
   state.installs += 1;

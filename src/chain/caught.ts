@@ -2,7 +2,6 @@ import type { Responder } from "../model/responder.js";
 import type { HttpRequestView } from "../steps/http-mock-step.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { HttpExchange, ModelCall } from "../trace/types.js";
-import type { Upstream } from "../wire/upstream.js";
 import type { Terminal } from "./types.js";
 
 /** A patched executor, as the catchers know it: the key the session looks its tool up by. */
@@ -59,7 +58,7 @@ export interface InteractionHost {
   /** The session's own mock model for the LLM wire, when it has one (`createSession({ llm })`). */
   readonly responder?: Responder;
   /** Where the session's model calls on the wire go when no mock model answers them (`createSession({ upstream })`). */
-  readonly upstream?: Upstream;
+  readonly upstream?: true | string;
   /**
    * The session's seed (`createSession({ seed })`) and the number of this model call in the session, for the
    * mock model's responders: the same seed gives the same numbers however many sessions share a model.

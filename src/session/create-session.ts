@@ -24,7 +24,7 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
   let session: SessionImpl<TMessage>;
   try {
     checkToolsGiven(options);
-    session = new SessionImpl(options, scope?.testName, scope?.testPath, scope?.sessions.size);
+    session = new SessionImpl(options, scope?.testName, scope?.testPath, scope?.sessions.size, scope?.test ?? scope?.testName);
   } catch (error) {
     const site = error instanceof StubConfigError ? userCallSite() : undefined;
     if (site !== undefined) (error as StubConfigError).message += `\n  Session created at ${site}`;

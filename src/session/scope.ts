@@ -33,10 +33,12 @@ export class TestScope {
   /**
    * @param testName The test's full name, for messages about calls that arrive after it ended.
    * @param testPath The test file, where its sessions' cassettes live by default.
+   * @param test The runner's own object for the test (Vitest's task), the same across its retries.
    */
   constructor(
     readonly testName?: string,
     readonly testPath?: string,
+    readonly test?: object,
   ) {}
 
   /** Closes every session (restoring its spies) and every resource, and returns the sessions' reports. */

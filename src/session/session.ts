@@ -25,7 +25,7 @@ import { sharedMiddleware } from "../middleware/shared-middleware.js";
 import { middlewareSteps, TurnMiddleware, type MiddlewareHost } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { requestView } from "../model/request-view.js";
-import { checkUpstream, type Upstream } from "../wire/upstream.js";
+import { checkUpstream } from "../wire/upstream.js";
 import { resolveStrict, strictFromEnv } from "./strict-default.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
@@ -72,7 +72,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   readonly violations: string[] = [];
   readonly log = new SessionLog();
   readonly responder: Responder | undefined;
-  readonly upstream: Upstream | undefined;
+  readonly upstream: true | string | undefined;
   readonly seed: number | undefined;
   private readonly historyList: TMessage[];
   private readonly rules: RuleSet;
@@ -106,6 +106,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     testPath?: string,
     /** How many sessions its test created before this one: an unnamed session's cassette is named by it. */
     indexInTest = 0,
+    /** The test (its task, or its name), which a cassette's writer is known by across retries. */
+    test?: unknown,
   ) {
     if (typeof options.agent !== "function") {
       throw new TypeError("[tooltrace] createSession needs `agent`: a function (message, { history, signal }) => reply.");
@@ -137,7 +139,12 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     }
     if (options.cassette?.replay !== undefined) checkPrefixReplay(this.upstream, this.strict);
     const cassetteName = options.name ?? `session ${indexInTest + 1}`;
-    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined), testName === undefined ? this.name : `${this.name} of test "${testName}"`);
+    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined), {
+      description: testName === undefined ? this.name : `${this.name} of test "${testName}"`,
+      test,
+      index: indexInTest,
+      strict: this.strict,
+    });
     const recording = this.cassette !== undefined && !this.cassette.replaying;
     if (recording && strictFromEnv()) {
       throw new StubConfigError({ pointer: "/cassette" }, `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`, "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.", "session");
@@ -146,7 +153,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw new StubConfigError(
         { pointer: "/strict" },
         "strict mode promises that nothing unanswered goes out, and no HTTP catcher is running in this process: a request from the agent or its tools (fetch, node:http, a provider SDK) would reach the network unseen.",
-        "start tooltrace's MSW server before creating the session: `tooltrace({ llm: true })` in the Vitest config (it starts before your modules load), or `startLlmServer()` in a setup file or `beforeAll`.",
+        "start tooltrace's MSW server before creating the session: `tooltrace({ llm: true })` in the Vitest config (it starts before your modules load), or `startLlmServer()` in a setup file or `beforeAll`; with an MSW server of your own, `startLlmServer({ server })` once it listens.",
         "session",
       );
     }
@@ -533,7 +540,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 }
 
 /** A prefix replay goes live after its prefix: it needs the real model, and strict mode would refuse it all. */
-function checkPrefixReplay(upstream: Upstream | undefined, strict: boolean): void {
+function checkPrefixReplay(upstream: true | string | undefined, strict: boolean): void {
   if (upstream === undefined) {
     throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.", "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.", "session");
   }

@@ -2,12 +2,13 @@ import { StubConfigError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
 import { currentScope, type TestScope } from "./scope.js";
 
-const defaults = globalSingleton("strictDefaults", () => ({ run: undefined as boolean | undefined, tests: new WeakMap<TestScope, boolean>() }));
+const defaults = globalSingleton("strictDefaults", () => ({ run: undefined as boolean | undefined, plugin: undefined as boolean | undefined, tests: new WeakMap<TestScope, boolean>() }));
 
 /**
- * Strict mode for the sessions that do not set `strict` themselves. Called inside a test (or its
- * `beforeEach`), it applies to that test's sessions; elsewhere (a setup file; the plugin's `strict`), to the
- * whole run. `undefined` clears it. The `TOOLTRACE_STRICT=1` environment variable overrides all of it.
+ * Strict mode for the sessions that do not set `strict` themselves. Called inside a test (or, on Vitest 4.1
+ * and later, its `beforeEach`), it applies to that test's sessions; elsewhere (a setup file), to the whole
+ * run, over the plugin's `strict`. `undefined` clears it. The `TOOLTRACE_STRICT=1` environment variable
+ * overrides all of it.
  */
 export function useStrict(strict: boolean | undefined = true): void {
   if (strict !== undefined && typeof strict !== "boolean") throw new TypeError(`[tooltrace] useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
@@ -17,9 +18,9 @@ export function useStrict(strict: boolean | undefined = true): void {
   else defaults.tests.set(scope, strict);
 }
 
-/** The run's default, from the plugin's `strict` option (`undefined`: not strict). */
-export function setRunStrict(strict: boolean | undefined): void {
-  defaults.run = strict;
+/** The plugin's `strict` option: the default below everything else (`undefined`: not strict). */
+export function setPluginStrict(strict: boolean | undefined): void {
+  defaults.plugin = strict;
 }
 
 /** `TOOLTRACE_STRICT`: `1`/`true` makes every session strict, whatever it says; unset, empty, `0`, `false` leave it alone. */
@@ -30,10 +31,10 @@ export function strictFromEnv(): boolean {
   throw new StubConfigError({ pointer: "" }, `TOOLTRACE_STRICT=${value} is not understood.`, "use TOOLTRACE_STRICT=1 (every session strict, for CI) or leave it unset.", "session");
 }
 
-/** A session's strict mode: the environment's, else its own, else its test's, else the run's. */
+/** A session's strict mode: the environment's, else its own, else its test's, else the run's (`useStrict` in a setup file), else the plugin's. */
 export function resolveStrict(own: boolean | undefined): boolean {
   if (strictFromEnv()) return true;
   if (own !== undefined) return own === true;
   const scope = currentScope();
-  return (scope !== undefined ? defaults.tests.get(scope) : undefined) ?? defaults.run ?? false;
+  return (scope !== undefined ? defaults.tests.get(scope) : undefined) ?? defaults.run ?? defaults.plugin ?? false;
 }

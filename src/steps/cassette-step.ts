@@ -142,7 +142,13 @@ function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unk
     },
     (error: unknown) => {
       const { name, message } = toTraceError(error);
-      fill({ ...base, error: { name, message, ...(error instanceof UpstreamError ? { status: error.status, body: cassette.redactor.body(error.body) } : {}) } });
+      // Messages carry what the upstream said and where it was: redacted like any body.
+      if (error instanceof UpstreamError) {
+        const body = cassette.redactor.body(error.body);
+        fill({ ...base, error: { name, message: new UpstreamError(error.status, body, error.contentType).message, status: error.status, body } });
+      } else {
+        fill({ ...base, error: { name, message: cassette.redactor.text(message) } });
+      }
       throw error;
     },
   );

@@ -21,7 +21,7 @@ function strictMessage(ctx: StepContext): string {
     );
   }
   if (ctx.kind === "model") {
-    return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Answer it with \`llm\` (a mock model) or a cassette, or create the session without \`strict: true\`.`;
+    return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Replay it from a cassette, or drop \`upstream\` and script the model with \`llm\`, or create the session without \`strict: true\`.`;
   }
   return (
     `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +

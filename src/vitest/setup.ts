@@ -8,7 +8,7 @@
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters, useCassetteMode } from "../cassettes/cassette.js";
-import { setRunStrict } from "../session/strict-default.js";
+import { setPluginStrict } from "../session/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
 import type { Middleware } from "../middleware/types.js";
@@ -25,7 +25,7 @@ if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePat
 if (options.http !== undefined) useHttpMocks(options.http);
 useCassetteMode(options.cassette);
 resetCassetteWriters();
-setRunStrict(options.strict);
+setPluginStrict(options.strict);
 const scopes = new WeakMap<object, TestScope>();
 
 type TaskLike = { name: string; fullName?: string; file?: { name: string; filepath?: string }; suite?: TaskLike };
@@ -42,7 +42,7 @@ function testNameOf(task: TaskLike): string {
 function scopeFor(task: TaskLike): TestScope {
   let scope = scopes.get(task);
   if (scope === undefined) {
-    scope = new TestScope(testNameOf(task), task.file?.filepath);
+    scope = new TestScope(testNameOf(task), task.file?.filepath, task);
     scopes.set(task, scope);
   }
   return scope;

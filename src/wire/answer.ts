@@ -75,12 +75,12 @@ export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: Agen
   const models = options.models ? new Set(options.models) : undefined;
   // What a Responses conversation may reference, kept per session (and once for calls outside any session).
   const memories = new WeakMap<InteractionHost, WireMemory>();
-  const outside: WireMemory = { items: new Map(), responses: new Map() };
+  const outside: WireMemory = { items: new Map(), responses: new Map(), issued: new Set() };
   const memoryFor = (context: TurnContext | undefined): WireMemory => {
     if (context === undefined) return outside;
     let memory = memories.get(context.host);
     if (memory === undefined) {
-      memory = { items: new Map(), responses: new Map() };
+      memory = { items: new Map(), responses: new Map(), issued: new Set() };
       memories.set(context.host, memory);
     }
     return memory;
@@ -155,7 +155,11 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
           if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
             return Promise.reject(new TooltraceError("this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`."));
           }
-          return forwardToUpstream(codec.api, upstreamUrl(upstream, codec.api, request.url, path, state.proxied), request.headers, text, decoded.stream);
+          // After a replayed prefix, a stateful conversation points at what the cassette's replies were called here.
+          if (refersToIssued(decoded.body, state.memory.issued)) {
+            return Promise.reject(new TooltraceError("this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette."));
+          }
+          return forwardToUpstream(codec.api, upstreamUrl(upstream, codec.api, request.url, path, state.proxied), request.headers, text, decoded.stream, request.signal);
         };
   const ask = (view: MockModelRequest) =>
     catchModelCall(
@@ -192,7 +196,11 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
   const raw = rawReplyOf(reply);
   if (raw !== undefined) {
     // Later requests may reference what the upstream issued (Responses `item_reference`, `previous_response_id`).
-    if (codec.api === "openai.responses") rememberUpstreamResponse(responsesObject(raw.body, raw.streamed), decoded, state.memory);
+    if (codec.api === "openai.responses") {
+      rememberUpstreamResponse(responsesObject(raw.body, raw.streamed), decoded, state.memory);
+      bound(state.memory.items);
+      bound(state.memory.responses);
+    }
     return sent(new Response(raw.body, { status: raw.status, headers: raw.headers }));
   }
   const id = responseId(codec, state.responseNumber);
@@ -200,8 +208,16 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
     codec.remember(reply, decoded, id, state.memory);
     bound(state.memory.items);
     bound(state.memory.responses);
+    bound(state.memory.issued);
   }
   return sent(replyResponse(codec, reply, decoded, id));
+}
+
+/** A Responses request pointing at a response or an item the wire mock made up (while replaying), which no upstream knows. */
+function refersToIssued(body: Readonly<Record<string, unknown>>, ids: ReadonlySet<string>): boolean {
+  const issued = (id: unknown) => typeof id === "string" && ids.has(id);
+  if (issued(body.previous_response_id)) return true;
+  return Array.isArray(body.input) && body.input.some((item: unknown) => item !== null && typeof item === "object" && (item as { type?: unknown }).type === "item_reference" && issued((item as { id?: unknown }).id));
 }
 
 function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): Response {
@@ -242,7 +258,7 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
   }
   if (request.method === "POST" && trimmed.endsWith("/messages/count_tokens")) {
     try {
-      const view = anthropicMessages.decode(JSON.parse(await request.text()), { items: new Map(), responses: new Map() }).view;
+      const view = anthropicMessages.decode(JSON.parse(await request.text()), { items: new Map(), responses: new Map(), issued: new Set() }).view;
       return jsonResponse({ input_tokens: estimateTokens(promptCharacters(view)) }, 200, headers);
     } catch (cause) {
       return error(codec, "invalid_request", cause instanceof Error ? cause.message : String(cause));
@@ -252,7 +268,7 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
   return error(codec, "not_found", `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`);
 }
 
-function bound(map: Map<string, unknown>): void {
+function bound(map: Map<string, unknown> | Set<string>): void {
   while (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
 }
 

@@ -22,6 +22,8 @@ export interface WireMemory {
   readonly items: Map<string, unknown>;
   /** Responses the mock stored, by id: the whole conversation up to and including their output. */
   readonly responses: Map<string, readonly unknown[]>;
+  /** The ids among them the mock made up itself (a real upstream's are kept too, and it knows those). */
+  readonly issued: Set<string>;
 }
 
 /** The error kinds every provider has, mapped to its own status and shape. */

@@ -3,7 +3,7 @@
  * dependency), and the transport-free `createLlmAnswer` they serve, for a `node:http` server of your own.
  */
 export { llmWire, type LlmWire, type LlmWireOptions } from "../catchers/msw-llm-wire.js";
-export { startLlmServer, type LlmServer, type LlmServerOptions } from "../catchers/msw-server.js";
+export { startLlmServer, type JoinableServer, type LlmServer, type LlmServerOptions } from "../catchers/msw-server.js";
 export { httpCatcher } from "../catchers/msw-http.js";
 export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./answer.js";
 export { DEFAULT_BASE_URLS } from "./base-urls.js";

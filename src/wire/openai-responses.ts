@@ -106,7 +106,11 @@ export const openaiResponses: WireCodec = {
 
   remember(reply, request, responseId, memory) {
     const output = outputItems(reply, request, responseId);
-    for (const item of output) memory.items.set(item.id, item);
+    memory.issued.add(responseId);
+    for (const item of output) {
+      memory.items.set(item.id, item);
+      memory.issued.add(item.id);
+    }
     if (request.body.store !== false) memory.responses.set(responseId, [...(request.items ?? []), ...output]);
   },
 

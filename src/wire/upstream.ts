@@ -7,9 +7,9 @@ import { decodeReply } from "./decode-reply.js";
 /**
  * Where a session's model calls go when no mock model answers them (`createSession({ upstream })`): `true`
  * for the URL the client called (for a CLI behind tooltrace's proxy, the provider's own API), or a base URL
- * the request's path is appended to (a gateway, a local fake).
+ * the request's path is appended to (a gateway, a local fake); `false` is off, as if not given.
  */
-export type Upstream = true | string;
+export type Upstream = boolean | string;
 
 /** The upstream answered with an error status: the client gets that answer as it was. */
 export class UpstreamError extends Error {
@@ -39,9 +39,18 @@ export function rawReplyOf(reply: ResolvedReply): RawReply | undefined {
   return rawReplies.get(reply);
 }
 
-/** Checks a session's `upstream` option; the message names the field and what to give. */
-export function checkUpstream(value: unknown): Upstream | undefined {
-  if (value === undefined || value === true) return value;
+/** A URL for a message: never the user and password it may carry. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString();
+}
+
+/** Checks a session's `upstream` option (`false` is off); the message names the field and what to give. */
+export function checkUpstream(value: unknown): true | string | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return value;
   if (typeof value === "string" && /^https?:\/\/[^/]/.test(value)) {
     try {
       new URL(value);
@@ -50,11 +59,11 @@ export function checkUpstream(value: unknown): Upstream | undefined {
       // reported below
     }
   }
-  throw new TypeError(`[tooltrace] createSession({ upstream }): expected true (the URL the client called) or a base URL such as "https://api.openai.com", got ${JSON.stringify(value)}.`);
+  throw new TypeError(`[tooltrace] createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`);
 }
 
 /** The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. */
-export function upstreamUrl(upstream: Upstream, api: WireApi, requestUrl: string, path: string, proxied: boolean): string {
+export function upstreamUrl(upstream: true | string, api: WireApi, requestUrl: string, path: string, proxied: boolean): string {
   const url = new URL(requestUrl);
   if (upstream === true && !proxied) return requestUrl;
   const base = upstream === true ? new URL(api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai).origin : upstream;
@@ -68,7 +77,7 @@ const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive"
  * server-sent events) into a reply. The request is marked for MSW to let through untouched, so the HTTP
  * catcher neither traces it a second time nor refuses it.
  */
-export async function forwardToUpstream(api: WireApi, url: string, headers: Headers, body: string, streamed: boolean): Promise<ResolvedReply> {
+export async function forwardToUpstream(api: WireApi, url: string, headers: Headers, body: string, streamed: boolean, signal?: AbortSignal): Promise<ResolvedReply> {
   const sent = new Headers();
   headers.forEach((value, name) => {
     if (!HOP_BY_HOP.has(name)) sent.set(name, value);
@@ -77,9 +86,10 @@ export async function forwardToUpstream(api: WireApi, url: string, headers: Head
   sent.append("accept", "msw/passthrough");
   let response: Response;
   try {
-    response = await fetch(url, { method: "POST", headers: sent, body });
+    response = await fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) });
   } catch (cause) {
-    throw new TooltraceError(`the upstream ${url} could not be reached: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    throw new TooltraceError(`the upstream ${withoutCredentials(url)} (createSession({ upstream })) could not be reached: ${reason}`);
   }
   const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
@@ -89,7 +99,7 @@ export async function forwardToUpstream(api: WireApi, url: string, headers: Head
   try {
     reply = decodeReply(api, text, events);
   } catch (cause) {
-    throw new TooltraceError(`the upstream ${url} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
+    throw new TooltraceError(`the upstream ${withoutCredentials(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
   }
   const kept: Record<string, string> = {};
   response.headers.forEach((value, name) => {

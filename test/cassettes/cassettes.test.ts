@@ -230,6 +230,24 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(replayed.httpCalls.map((call) => [call.status, call.answeredBy?.kind])).toEqual([["failed", "cassette"]]);
   });
 
+  test("a strict session never records because auto found no file: it says how to record on purpose", () => {
+    const path = cassettePath();
+    const tools = { charge_card: async () => ({ charged: true }) };
+    expect(() => createSession({ tools, agent: () => "", strict: true, cassette: { mode: "auto", path } })).toThrow(/is strict, and its cassette mode is auto with no file at[\s\S]*TOOLTRACE_CASSETTE=record/);
+    // Recording on purpose is allowed, strict or not.
+    expect(createSession({ tools, agent: () => "", strict: true, cassette: { mode: "record", path } }).strict).toBe(true);
+  });
+
+  let attempts = 0;
+  const retriedPath = cassettePath();
+  test("a retried test records again into its own cassette", { retry: 1 }, async () => {
+    attempts += 1;
+    const session = createSession({ tools: { t: async () => attempts }, agent: () => "", cassette: { mode: "record", path: retriedPath } });
+    await session.send("go");
+    if (attempts === 1) throw new Error("a flaky first attempt");
+    expect(attempts).toBe(2);
+  });
+
   test("two workers recording at once each write their own whole file; two tests of one name in a file are refused", async () => {
     const project = join(import.meta.dirname, "../fixtures/cassette-project");
     const cassettes = join(project, "__cassettes__");

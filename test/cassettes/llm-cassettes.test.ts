@@ -169,6 +169,27 @@ describe("replay a prefix, then go live (`replay: { upTo }`)", () => {
     await tracker.close();
   });
 
+  test("going live after the prefix, a Responses request that points at a replayed response is refused naming why", async () => {
+    const provider = await fakeProvider("noted");
+    const path = cassettePath();
+    const agent = async () => {
+      const client = openaiClient();
+      const first = await client.responses.create({ model: "gpt-4.1", input: "Triage issue 7" });
+      const second = await client.responses.create({ model: "gpt-4.1", previous_response_id: first.id, input: "And then?" });
+      return second.output_text;
+    };
+    const recorder = createSession({ agent, tools: {}, upstream: provider.url, cassette: { mode: "record", path } });
+    expect((await recorder.send("go")).text).toBe("noted");
+    recorder.close();
+
+    const session = createSession({ agent, tools: {}, upstream: provider.url, cassette: { replay: { upTo: 1 }, path } });
+    const turn = await session.send("go");
+    session.close();
+    await provider.close();
+    expect(turn.error?.message).toMatch(/refers to a response or an item tooltrace issued while replaying/);
+    expect(provider.seen).toHaveLength(2);
+  });
+
   test("a prefix replay is refused without the real model, in a strict session, and with another mode", () => {
     const { agent, tools } = issueAgent({ url: "http://127.0.0.1:9" });
     const path = cassettePath();
@@ -210,6 +231,21 @@ describe("the real model in strict mode, and the upstream's errors", () => {
     const again = await replayer.send("Triage issue 7");
     replayer.close();
     expect(again.error?.message).toBe(turn.error?.message);
+  });
+
+  test("an upstream error's body is redacted in the cassette, its message included", async () => {
+    const secret = "sk-live-upstream-echo-9f8e7d";
+    const provider = await serveOnLoopback(async () => Response.json({ error: { message: "Incorrect API key provided", api_key: secret } }, { status: 401 }));
+    const path = cassettePath();
+    const { agent, tools } = issueAgent({ url: "http://127.0.0.1:9" });
+    const recorder = createSession({ agent, tools, upstream: provider.url, cassette: { mode: "record", path } });
+    const turn = await recorder.send("Triage issue 7");
+    recorder.close();
+    await provider.close();
+    expect(turn.error?.message).toMatch(/401/);
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain("Incorrect API key provided");
+    expect(text).not.toContain(secret);
   });
 
   test("a replay that runs past the recorded exchanges, or with another user message, is refused naming the exchange", async () => {

@@ -5,8 +5,10 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, useStrict } from "tooltrace";
+import { setupServer } from "msw/node";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
-import { setRunStrict } from "../../src/session/strict-default.js";
+import { setPluginStrict } from "../../src/session/strict-default.js";
+import { currentScope, enterScope } from "../../src/session/scope.js";
 import { nodeGet } from "../fixtures/node-get.js";
 
 /** A fake upstream on 127.0.0.1: every request that reaches it is counted. */
@@ -113,13 +115,22 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
     expect(createSession({ tools: {}, agent: () => "", strict: false }).strict).toBe(false);
   });
 
-  test("it ends with its test; the run's default applies to every test", () => {
+  test("it ends with its test; the plugin's default applies to every test, and useStrict() outside a test wins over it", () => {
     expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(false);
-    setRunStrict(true);
+    const scope = currentScope();
+    setPluginStrict(true);
     try {
       expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(true);
+      // A setup file's useStrict(false) runs outside any test: the run's default, over the plugin's.
+      enterScope(undefined);
+      useStrict(false);
+      enterScope(scope);
+      expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(false);
     } finally {
-      setRunStrict(undefined);
+      setPluginStrict(undefined);
+      enterScope(undefined);
+      useStrict(undefined);
+      enterScope(scope);
     }
   });
 
@@ -139,6 +150,10 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
     server.close();
     try {
       expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(/no HTTP catcher is running in this process[\s\S]*tooltrace\(\{ llm: true \}\)/);
+      // Joining a user's server that does not listen catches nothing either.
+      const joined = startLlmServer({ server: setupServer() });
+      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(/no HTTP catcher is running[\s\S]*startLlmServer\(\{ server \}\)` once it listens/);
+      joined.close();
     } finally {
       server = startLlmServer();
     }

@@ -1,12 +1,13 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText } from "ai";
-import { http, HttpResponse } from "msw";
+import { http, HttpResponse, passthrough } from "msw";
 import { setupServer } from "msw/node";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSession } from "tooltrace";
 import { llmWire, startLlmServer } from "tooltrace/msw";
+import { serveOnLoopback } from "tooltrace/wire";
 import { unhandled as unhandledPolicy } from "../fixtures/versions.js";
 
 // The user's own MSW server, strict about unhandled requests, with its own API mock.
@@ -74,6 +75,24 @@ describe("beside the user's own MSW server", () => {
     expect(strict.takeViolations()).toEqual([expect.stringContaining("strict mode: GET https://api.example.com/elsewhere would have gone out to the network")]);
     expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
     llm.close();
+  });
+
+  test("joined, a handler of the user's that passes a strict session's request through (passthrough(), or nothing) does not let it out", async () => {
+    let reached = 0;
+    const upstream = await serveOnLoopback(async () => ((reached += 1), new Response("live")));
+    userServer.use(
+      http.get(`${upstream.url}/pass`, () => passthrough()),
+      http.get(`${upstream.url}/maybe`, () => undefined),
+    );
+    const llm = startLlmServer({ server: userServer });
+    const get = (url: string) => fetch(url).then((response) => response.text(), (error: Error) => `refused ${error.name}`);
+    const session = createSession({ tools: {}, strict: true, agent: async () => [await get(`${upstream.url}/pass`), await get(`${upstream.url}/maybe`)].join(" | ") });
+    const turn = await session.send("go");
+    expect(turn.text).toBe("refused TypeError | refused TypeError");
+    expect(reached).toBe(0);
+    expect(session.takeViolations()).toHaveLength(2);
+    llm.close();
+    await upstream.close();
   });
 
   test("joined once, tooltrace survives the user's resetHandlers() after each test", async () => {

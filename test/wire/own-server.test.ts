@@ -25,4 +25,6 @@ test("one MSW server per process: a second startLlmServer() joins it, answers fi
   expect(await ask()).toBe("hermetic");
   // The first one's policy still holds: the server did not stop with the second.
   await expect(fetch("https://api.example.com/anything")).rejects.toThrow();
+  // One server, one policy: asking the running one for another is refused.
+  expect(() => startLlmServer({ onUnhandledRequest: "bypass" })).toThrow(/already running in this process with onUnhandledRequest "error"/);
 });
