@@ -120,10 +120,7 @@ export class Cassette {
 
   /** Keeps the next place among the model exchanges, in the order they start. */
   reserveModel(): (entry: CassetteModelEntry) => void {
-    const place = this.llm.push(undefined) - 1;
-    return (entry) => {
-      this.llm[place] = entry;
-    };
+    return placeIn(this.llm);
   }
 
   /**
@@ -164,7 +161,7 @@ export class Cassette {
   /** Writes what was recorded: to a temporary file, then renamed over the cassette, so a crash never leaves half a file. */
   save(): void {
     if (this.replaying) return;
-    const llm = this.llm.filter((entry): entry is CassetteModelEntry => entry !== undefined);
+    const llm = filled(this.llm);
     const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http), ...(llm.length > 0 ? { llm } : {}) };
     mkdirSync(dirname(this.path), { recursive: true });
     removeAbandoned(this.path);
@@ -200,11 +197,7 @@ export class Cassette {
       queue = [];
       queues.set(key, queue);
     }
-    const list = queue;
-    const place = list.push(undefined) - 1;
-    return (entry) => {
-      list[place] = entry;
-    };
+    return placeIn(queue);
   }
 
   private next<T>(queues: Map<string, (T | undefined)[]>, cursorKey: string, key: string): { entry: T; index: number } | undefined {
@@ -214,6 +207,19 @@ export class Cassette {
     this.cursors.set(cursorKey, index + 1);
     return { entry, index };
   }
+}
+
+/** Keeps the next place in `list`; the returned function fills it in. */
+function placeIn<T>(list: (T | undefined)[]): (entry: T) => void {
+  const place = list.push(undefined) - 1;
+  return (entry) => {
+    list[place] = entry;
+  };
+}
+
+/** The places that were filled in: a call that never finished is left out of the file. */
+function filled<T>(list: readonly (T | undefined)[]): T[] {
+  return list.filter((entry): entry is T => entry !== undefined);
 }
 
 /** A temporary file this old is no save under way, whatever its pid says (another machine's, another container's). */
@@ -272,6 +278,6 @@ function envMode(): CassetteMode | undefined {
 }
 
 function sortedRecord<T>(map: Map<string, (T | undefined)[]>): Record<string, T[]> {
-  const entries = [...map.entries()].map(([key, list]) => [key, list.filter((entry): entry is T => entry !== undefined)] as const);
+  const entries = [...map.entries()].map(([key, list]) => [key, filled(list)] as const);
   return Object.fromEntries(entries.filter(([, list]) => list.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

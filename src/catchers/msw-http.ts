@@ -2,6 +2,7 @@ import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from
 import type { Terminal } from "../chain/types.js";
 import { parseMaybeJson } from "../model/request-view.js";
 import type { HttpRequestView } from "../steps/http-mock-step.js";
+import { globalSingleton } from "../global-state.js";
 import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 
@@ -54,7 +55,7 @@ export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
   return catcher;
 }
 
-const tooltraceHandlers = new WeakSet<object>();
+const tooltraceHandlers = globalSingleton("mswHandlers", () => new WeakSet<object>());
 
 /** Marks a handler as tooltrace's own, so a joined server's catcher never takes it for one of the user's. */
 export function markTooltraceHandler(handler: object): void {

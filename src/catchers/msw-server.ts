@@ -119,10 +119,9 @@ function shareOwn(wire: LlmWire): LlmServer {
 /** Joins a user's server: the wire handlers, and a catcher in front of their handlers when they can be listed. */
 function join(server: JoinableServer, wire: LlmWire): LlmServer {
   let open = true;
-  const ours = new Set<unknown>(wire.handlers);
   const listHandlers = server.listHandlers?.bind(server);
-  const catcher = listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: () => listHandlers().filter((handler) => !ours.has(handler)) });
-  if (catcher !== undefined) ours.add(catcher);
+  // The catcher leaves tooltrace's own handlers (these, and those of earlier joins) out of the user's.
+  const catcher = listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: listHandlers });
   const added = [...wire.handlers, ...(catcher ? [catcher] : [])];
   // Among the initial handlers (the ones `resetHandlers()` goes back to), in front: after close they stay, inert.
   if (listHandlers !== undefined && server.resetHandlers !== undefined) server.resetHandlers(...added, ...(listHandlers() as HttpHandler[]));

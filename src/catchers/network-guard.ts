@@ -50,7 +50,7 @@ export function installNetworkGuard(): () => void {
       const guard: Dispatcher = Object.create(original) as Dispatcher;
       guard.dispatch = (options, handler) => {
         const context = state.viaFetch.getStore() === true ? undefined : currentTurnContext();
-        const refusal = context?.host.uncaught?.(context, `${options.method ?? "GET"} ${String(options.origin ?? "")}${options.path ?? ""}`);
+        const refusal = context?.host.uncaught?.(context, options.method ?? "GET", `${String(options.origin ?? "")}${options.path ?? ""}`);
         if (refusal === undefined) return original.dispatch(options, handler);
         const error = new TypeError(refusal);
         queueMicrotask(() => (typeof handler.onResponseError === "function" ? handler.onResponseError(null, error) : handler.onError?.(error)));

@@ -68,7 +68,7 @@ export interface InteractionHost {
    * A request seen below every catcher (Node's `fetch` dispatcher) during a turn: it skipped MSW. Returns the
    * refusal when the session lets nothing unseen out (strict mode), after recording and reporting it.
    */
-  uncaught?(context: TurnContext, request: string): string | undefined;
+  uncaught?(context: TurnContext, method: string, url: string): string | undefined;
 }
 
 /** What is running right now, as seen from inside the agent's code. */

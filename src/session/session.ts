@@ -97,8 +97,6 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   private readonly middlewareHost: MiddlewareHost;
   private readonly httpMocks: HttpMockStep;
   private readonly cassette: Cassette | undefined;
-  /** The session records its cassette: the real thing runs, strict or not. */
-  private readonly recordingLive: boolean;
 
   constructor(
     options: SessionOptions<TMessage>,
@@ -145,7 +143,7 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       index: indexInTest,
       strict: this.strict,
     });
-    const recording = this.cassette !== undefined && !this.cassette.replaying;
+    const recording = this.recording;
     if (recording && strictFromEnv()) {
       throw new StubConfigError({ pointer: "/cassette" }, `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`, "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.", "session");
     }
@@ -157,7 +155,6 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         "session",
       );
     }
-    this.recordingLive = recording;
     this.bound = bindTools(this, options.tools, options.subagents);
     this.subagentPaths = new Set(Object.keys(options.subagents ?? {}).map((path) => splitPath(path).join("/")));
     try {
@@ -169,11 +166,15 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw error;
     }
     this.toolNames = [...this.bound.names.keys()];
-    const middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
-    this.middlewareHost = middlewareHost;
+    this.middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
     const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
     // Recording means letting the real thing run: a strict session records too.
     this.steps = buildSteps({ steps, rules: this.rules, ...(this.httpMocks.active ? { httpMocks: this.httpMocks.step } : {}), ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
+  }
+
+  /** The session records its cassette: the real thing runs, strict or not. */
+  private get recording(): boolean {
+    return this.cassette !== undefined && !this.cassette.replaying;
   }
 
   get history(): readonly TMessage[] {
@@ -275,11 +276,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     turn?.violations.push(message);
   }
 
-  uncaught(context: TurnContext, request: string): string | undefined {
-    if (!this.strict || this.recordingLive) return undefined;
+  uncaught(context: TurnContext, method: string, url: string): string | undefined {
+    if (!this.strict || this.recording) return undefined;
     const turn = context.turn as TurnRecord;
-    const message = `strict mode: ${request} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
-    const [method = "GET", url = ""] = request.split(" ");
+    const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
     const record = this.log.openHttp(turn, { kind: "http", method, url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
     record.status = "rejected";
     record.answeredBy = { kind: "strict" };

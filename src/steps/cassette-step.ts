@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Step, StepContext } from "../chain/types.js";
 import { isThenable } from "../chain/chain-call.js";
 import type { Cassette } from "../cassettes/cassette.js";
@@ -5,6 +6,7 @@ import type { HttpRequestView } from "./http-mock-step.js";
 import { suggestName } from "../stubs/suggest.js";
 import { toTraceError } from "../trace/to-trace-error.js";
 import type { MockModelRequest, ResolvedReply } from "../model/types.js";
+import type { ModelCall } from "../trace/types.js";
 import { UpstreamError } from "../wire/upstream.js";
 
 /**
@@ -37,8 +39,9 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
     return ctx.reject(`cassette ${cassette.path} holds no more calls of ${ctx.name}${near !== undefined && near !== ctx.name ? ` (nearest recorded tool: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
   }
   const source = { kind: "cassette", entry: found.index } as const;
+  // Both sides are plain JSON (the input passed through the redactor), so key order is all that may differ.
   const input = cassette.redactor.value(ctx.input);
-  if (!sameJson(input, found.entry.input)) {
+  if (!isDeepStrictEqual(input, found.entry.input)) {
     return ctx.reject(`cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`, source);
   }
   if (found.entry.error !== undefined) return ctx.fail(Object.assign(new Error(found.entry.error.message), { name: found.entry.error.name }), source);
@@ -132,8 +135,8 @@ function replayModel(cassette: Cassette, ctx: StepContext, next: () => unknown):
 function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
   const request = ctx.input as MockModelRequest;
   const fill = cassette.reserveModel();
-  const [api = "", model = ""] = splitName(ctx.name);
-  const base = { api, model, lastUserMessage: request.lastUserMessage };
+  const { provider, model } = ctx.record as ModelCall;
+  const base = { api: provider, model, lastUserMessage: request.lastUserMessage };
   return Promise.resolve(result).then(
     (value: unknown) => {
       const reply = value as ResolvedReply;
@@ -154,17 +157,4 @@ function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unk
   );
 }
 
-/** A model call is named `<api> <model>`. */
-function splitName(name: string): [string, string] {
-  const space = name.indexOf(" ");
-  return space === -1 ? [name, ""] : [name.slice(0, space), name.slice(space + 1)];
-}
 
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return JSON.stringify(a) === JSON.stringify(b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
-  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
-  return keysA.length === keysB.length && keysA.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}

@@ -8,12 +8,10 @@ import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/t
 import type { Mutable } from "../trace/records.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
-import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type WireCodec, type WireErrorKind, type WireMemory } from "./codec.js";
+import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type WireCodec, type WireErrorKind, type WireMemory, emptyMemory } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
-import { responsesObject } from "./decode-reply.js";
-import { rememberUpstreamResponse } from "./openai-responses.js";
 import { forwardToUpstream, rawReplyOf, upstreamUrl, UpstreamError } from "./upstream.js";
 import { TooltraceError } from "../errors.js";
 
@@ -75,12 +73,12 @@ export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: Agen
   const models = options.models ? new Set(options.models) : undefined;
   // What a Responses conversation may reference, kept per session (and once for calls outside any session).
   const memories = new WeakMap<InteractionHost, WireMemory>();
-  const outside: WireMemory = { items: new Map(), responses: new Map(), issued: new Set() };
+  const outside = emptyMemory();
   const memoryFor = (context: TurnContext | undefined): WireMemory => {
     if (context === undefined) return outside;
     let memory = memories.get(context.host);
     if (memory === undefined) {
-      memory = { items: new Map(), responses: new Map(), issued: new Set() };
+      memory = emptyMemory();
       memories.set(context.host, memory);
     }
     return memory;
@@ -196,19 +194,14 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
   const raw = rawReplyOf(reply);
   if (raw !== undefined) {
     // Later requests may reference what the upstream issued (Responses `item_reference`, `previous_response_id`).
-    if (codec.api === "openai.responses") {
-      rememberUpstreamResponse(responsesObject(raw.body, raw.streamed), decoded, state.memory);
-      bound(state.memory.items);
-      bound(state.memory.responses);
-    }
+    codec.rememberUpstream?.(raw.body, raw.streamed, decoded, state.memory);
+    boundMemory(state.memory);
     return sent(new Response(raw.body, { status: raw.status, headers: raw.headers }));
   }
   const id = responseId(codec, state.responseNumber);
   if (codec.remember) {
     codec.remember(reply, decoded, id, state.memory);
-    bound(state.memory.items);
-    bound(state.memory.responses);
-    bound(state.memory.issued);
+    boundMemory(state.memory);
   }
   return sent(replyResponse(codec, reply, decoded, id));
 }
@@ -258,7 +251,7 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
   }
   if (request.method === "POST" && trimmed.endsWith("/messages/count_tokens")) {
     try {
-      const view = anthropicMessages.decode(JSON.parse(await request.text()), { items: new Map(), responses: new Map(), issued: new Set() }).view;
+      const view = anthropicMessages.decode(JSON.parse(await request.text()), emptyMemory()).view;
       return jsonResponse({ input_tokens: estimateTokens(promptCharacters(view)) }, 200, headers);
     } catch (cause) {
       return error(codec, "invalid_request", cause instanceof Error ? cause.message : String(cause));
@@ -268,8 +261,11 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
   return error(codec, "not_found", `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`);
 }
 
-function bound(map: Map<string, unknown> | Set<string>): void {
-  while (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+/** Keeps the newest `MAX_REMEMBERED` of each kind of remembered thing. */
+function boundMemory(memory: WireMemory): void {
+  for (const remembered of [memory.items, memory.responses, memory.issued]) {
+    while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  }
 }
 
 function error(codec: WireCodec, kind: WireErrorKind, message: string, param?: string): Response {

@@ -26,6 +26,11 @@ export interface WireMemory {
   readonly issued: Set<string>;
 }
 
+/** A memory with nothing in it yet. */
+export function emptyMemory(): WireMemory {
+  return { items: new Map(), responses: new Map(), issued: new Set() };
+}
+
 /** The error kinds every provider has, mapped to its own status and shape. */
 export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed";
 
@@ -43,6 +48,8 @@ export interface WireCodec {
   encodeStream(reply: ResolvedReply, request: DecodedRequest, responseId: string): string[];
   /** Remembers what this response issued, for later references to it (Responses only). */
   remember?(reply: ResolvedReply, request: DecodedRequest, responseId: string, memory: WireMemory): void;
+  /** Remembers what a real upstream's answer (`body`, server-sent events when `streamed`) issued, by its own ids. */
+  rememberUpstream?(body: string, streamed: boolean, request: DecodedRequest, memory: WireMemory): void;
   errorBody(kind: WireErrorKind, message: string, param?: string): unknown;
 }
 

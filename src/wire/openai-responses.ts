@@ -3,6 +3,7 @@ import { parseMaybeJson, requestView, toolView } from "../model/request-view.js"
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec, type WireMemory } from "./codec.js";
 import { openaiErrorBody } from "./openai-error.js";
+import { responsesObject } from "./decode-reply.js";
 
 const TEXT_PARTS = ["input_text", "output_text", "text"];
 
@@ -114,15 +115,15 @@ export const openaiResponses: WireCodec = {
     if (request.body.store !== false) memory.responses.set(responseId, [...(request.items ?? []), ...output]);
   },
 
+  rememberUpstream(body, streamed, request, memory) {
+    const response = responsesObject(body, streamed);
+    const output = Array.isArray(response.output) ? (response.output as Record<string, unknown>[]) : [];
+    for (const item of output) if (typeof item.id === "string") memory.items.set(item.id, item);
+    if (typeof response.id === "string" && request.body.store !== false) memory.responses.set(response.id, [...(request.items ?? []), ...output]);
+  },
+
   errorBody: openaiErrorBody,
 };
-
-/** Remembers a real upstream's response and its output items by the upstream's own ids, for later references to them. */
-export function rememberUpstreamResponse(response: Readonly<Record<string, unknown>>, request: DecodedRequest, memory: WireMemory): void {
-  const output = Array.isArray(response.output) ? (response.output as Record<string, unknown>[]) : [];
-  for (const item of output) if (typeof item.id === "string") memory.items.set(item.id, item);
-  if (typeof response.id === "string" && request.body.store !== false) memory.responses.set(response.id, [...(request.items ?? []), ...output]);
-}
 
 /** An offered tool with its type; a namespace's tools are offered as `namespace.tool`. */
 function offeredTools(tool: ResponsesTool, namespace?: string): MockModelTool[] {

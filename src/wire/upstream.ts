@@ -1,3 +1,4 @@
+import { Redactor } from "../cassettes/redact.js";
 import { TooltraceError } from "../errors.js";
 import type { ResolvedReply } from "../model/types.js";
 import { DEFAULT_BASE_URLS } from "./base-urls.js";
@@ -33,18 +34,12 @@ export interface RawReply {
 }
 
 const rawReplies = new WeakMap<ResolvedReply, RawReply>();
+/** URLs in messages lose their credentials and secret query parameters, as in a cassette. */
+const forMessages = new Redactor();
 
 /** The upstream's own response for `reply`, if `reply` is exactly what it sent (nothing in the chain replaced it). */
 export function rawReplyOf(reply: ResolvedReply): RawReply | undefined {
   return rawReplies.get(reply);
-}
-
-/** A URL for a message: never the user and password it may carry. */
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.toString();
 }
 
 /** Checks a session's `upstream` option (`false` is off); the message names the field and what to give. */
@@ -89,7 +84,7 @@ export async function forwardToUpstream(api: WireApi, url: string, headers: Head
     response = await fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) });
   } catch (cause) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    throw new TooltraceError(`the upstream ${withoutCredentials(url)} (createSession({ upstream })) could not be reached: ${reason}`);
+    throw new TooltraceError(`the upstream ${forMessages.url(url)} (createSession({ upstream })) could not be reached: ${reason}`);
   }
   const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
@@ -99,7 +94,7 @@ export async function forwardToUpstream(api: WireApi, url: string, headers: Head
   try {
     reply = decodeReply(api, text, events);
   } catch (cause) {
-    throw new TooltraceError(`the upstream ${withoutCredentials(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
+    throw new TooltraceError(`the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
   }
   const kept: Record<string, string> = {};
   response.headers.forEach((value, name) => {
