@@ -19,7 +19,10 @@ function respond(request: MockModelRequest) {
 }
 
 const tools = { lookup_order: async ({ id }: { id: string }) => ({ id, status: "delivered" }) };
-const schema = { type: "function" as const, function: { name: "lookup_order", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } } };
+const schema = {
+  type: "function" as const,
+  function: { name: "lookup_order", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+};
 
 /** An OpenAI SDK agent with a tool loop, keeping its conversation across turns. */
 function agent(client: OpenAI): SessionOptions<OpenAI.ChatCompletionMessageParam>["agent"] {
@@ -40,12 +43,16 @@ function agent(client: OpenAI): SessionOptions<OpenAI.ChatCompletionMessageParam
   };
 }
 
-async function fiftyTurns(options: Omit<SessionOptions<OpenAI.ChatCompletionMessageParam>, "agent" | "tools">, client: OpenAI): Promise<number> {
+async function fiftyTurns(
+  options: Omit<SessionOptions<OpenAI.ChatCompletionMessageParam>, "agent" | "tools">,
+  client: OpenAI,
+): Promise<number> {
   const session = createSession<OpenAI.ChatCompletionMessageParam>({ ...options, tools, agent: agent(client) });
   const started = process.hrtime.bigint();
   for (let turn = 0; turn < TURNS; turn++) {
     const result = await session.send(`Where is order ${String(100 + turn)}?`);
-    if (result.status !== "completed" || result.modelCalls.length !== 2) throw new Error(`turn ${turn} did not complete: ${result.error?.message ?? ""}`);
+    if (result.status !== "completed" || result.modelCalls.length !== 2)
+      throw new Error(`turn ${turn} did not complete: ${result.error?.message ?? ""}`);
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
   if (session.close().violations.length > 0) throw new Error("the session reported violations");
@@ -65,7 +72,9 @@ export async function cassetteReplay() {
   try {
     const recordMs = await fiftyTurns({ upstream: provider.url, cassette: { mode: "record", path } }, client);
     await provider.close();
-    const { ours, baseline } = await interleaved(SAMPLES, 2, (replay) => (replay ? fiftyTurns({ upstream: provider.url, cassette: { mode: "replay", path } }, client) : fiftyTurns({ llm: respond }, client)));
+    const { ours, baseline } = await interleaved(SAMPLES, 2, (replay) =>
+      replay ? fiftyTurns({ upstream: provider.url, cassette: { mode: "replay", path } }, client) : fiftyTurns({ llm: respond }, client),
+    );
     return { recordMs, replayMs: median(ours), mockMs: median(baseline) };
   } finally {
     wire.close();

@@ -7,21 +7,36 @@ import { interleaved, median } from "./stats.js";
 
 const CYCLES_PER_SAMPLE = 50;
 const SAMPLES = 20;
-const TOOLS = [{ name: "Bash", description: "Run a command.", input_schema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } }];
+const TOOLS = [
+  {
+    name: "Bash",
+    description: "Run a command.",
+    input_schema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+  },
+];
 
-const respond = (request: MockModelRequest) => (request.toolResults.length === 0 ? { toolCalls: [{ name: "Bash", input: { command: "ls" } }] } : "done");
+const respond = (request: MockModelRequest) =>
+  request.toolResults.length === 0 ? { toolCalls: [{ name: "Bash", input: { command: "ls" } }] } : "done";
 
 /** One two-request exchange as Claude Code makes it: the model calls Bash, the CLI sends the result back. */
 async function cycle(url: string): Promise<void> {
   const post = async (messages: unknown[]) => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" }, body: JSON.stringify({ model: "claude-sonnet-4-6", max_tokens: 1024, tools: TOOLS, messages }) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "claude-sonnet-4-6", max_tokens: 1024, tools: TOOLS, messages }),
+    });
     return (await response.json()) as { content: { type: string; id?: string; text?: string }[] };
   };
   const user = { role: "user", content: "List the files." };
   const first = await post([user]);
   const call = first.content.find((part) => part.type === "tool_use");
   if (call?.id === undefined) throw new Error("no tool call");
-  const second = await post([user, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "a.txt\nb.txt" }] }]);
+  const second = await post([
+    user,
+    { role: "assistant", content: first.content },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "a.txt\nb.txt" }] },
+  ]);
   if (second.content[0]?.text !== "done") throw new Error("unexpected reply");
 }
 

@@ -23,7 +23,15 @@ async function requestsInSession(): Promise<number> {
   let ns = 0;
   const session = createSession({
     tools: {},
-    http: [{ id: "reports", method: "POST", url: URL_, match: { body: { properties: { city: { const: "Paris" } } } }, outcome: { status: 201, json: { id: 7 } } }],
+    http: [
+      {
+        id: "reports",
+        method: "POST",
+        url: URL_,
+        match: { body: { properties: { city: { const: "Paris" } } } },
+        outcome: { status: 201, json: { id: 7 } },
+      },
+    ],
     agent: async () => ((ns = await requests()), ""),
   });
   const turn = await session.send("go");

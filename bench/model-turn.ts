@@ -8,7 +8,13 @@ import { formatNs, median } from "./stats.js";
 const TURNS_PER_SAMPLE = 100;
 const SAMPLES = 30;
 
-const tools = { list_tasks: tool({ description: "List tasks.", inputSchema: z.object({ status: z.string() }), execute: async () => ({ tasks: ["Buy milk", "Walk dog"] }) }) };
+const tools = {
+  list_tasks: tool({
+    description: "List tasks.",
+    inputSchema: z.object({ status: z.string() }),
+    execute: async () => ({ tasks: ["Buy milk", "Walk dog"] }),
+  }),
+};
 const usage = { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 
 /** The AI SDK's own test model, answering the same two steps: a tool call, then text after the tool result. */
@@ -18,7 +24,12 @@ function baselineModel() {
       const sawResult = options.prompt.some((message) => message.role === "tool");
       return sawResult
         ? { content: [{ type: "text", text: "You have 2 tasks." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
-        : { content: [{ type: "tool-call", toolCallId: "call_1", toolName: "list_tasks", input: '{"status":"open"}' }], finishReason: { unified: "tool-calls", raw: "tool-calls" }, usage, warnings: [] };
+        : {
+            content: [{ type: "tool-call", toolCallId: "call_1", toolName: "list_tasks", input: '{"status":"open"}' }],
+            finishReason: { unified: "tool-calls", raw: "tool-calls" },
+            usage,
+            warnings: [],
+          };
     },
   });
 }
@@ -26,7 +37,9 @@ function baselineModel() {
 /** tooltrace's mock model with a responder making the same decision from the request view. */
 function tooltraceModel() {
   return mockModel(({ toolResults }) =>
-    toolResults.length > 0 ? { text: "You have 2 tasks.", usage: { inputTokens: 20, outputTokens: 5 } } : { toolCalls: [{ name: "list_tasks", input: { status: "open" }, id: "call_1" }], usage: { inputTokens: 20, outputTokens: 5 } },
+    toolResults.length > 0
+      ? { text: "You have 2 tasks.", usage: { inputTokens: 20, outputTokens: 5 } }
+      : { toolCalls: [{ name: "list_tasks", input: { status: "open" }, id: "call_1" }], usage: { inputTokens: 20, outputTokens: 5 } },
   );
 }
 
@@ -50,7 +63,8 @@ async function sessionTurns(): Promise<number> {
   const started = process.hrtime.bigint();
   for (let i = 0; i < TURNS_PER_SAMPLE; i++) {
     const recorded = await session.send("What tasks do I have?");
-    if (recorded.status !== "completed" || recorded.modelCalls.length !== 2 || recorded.toolCalls.length !== 1) throw new Error("the session did not record the turn");
+    if (recorded.status !== "completed" || recorded.modelCalls.length !== 2 || recorded.toolCalls.length !== 1)
+      throw new Error("the session did not record the turn");
   }
   const ns = Number(process.hrtime.bigint() - started) / TURNS_PER_SAMPLE;
   session.close();

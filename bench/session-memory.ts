@@ -35,5 +35,9 @@ export async function sessionMemory(): Promise<{ bytes: number; calls: number; v
       { id: "b", tool: "t", match: { tags: { contains: { const: `tag-${i}` } } }, outcome: { response: 2 } },
     ]);
   }
-  return { bytes: after - before, calls, validators: `${cachedProgramCount()} programs, ${cachedFirstMatchCount()} rule lists, ${cachedValidatorCount()} ajv validators` };
+  return {
+    bytes: after - before,
+    calls,
+    validators: `${cachedProgramCount()} programs, ${cachedFirstMatchCount()} rule lists, ${cachedValidatorCount()} ajv validators`,
+  };
 }

@@ -30,7 +30,11 @@ export function formatMs(ms: number): string {
  * Runs `measure(true)` (ours) and `measure(false)` (the baseline) `samples` times after `warmup` rounds,
  * alternating which goes first (ABBA), so warm-up and drift favour neither; returns both series.
  */
-export async function interleaved(samples: number, warmup: number, measure: (ours: boolean) => Promise<number>): Promise<{ ours: number[]; baseline: number[] }> {
+export async function interleaved(
+  samples: number,
+  warmup: number,
+  measure: (ours: boolean) => Promise<number>,
+): Promise<{ ours: number[]; baseline: number[] }> {
   const ours: number[] = [];
   const baseline: number[] = [];
   for (let i = 0; i < samples + warmup; i++) {

@@ -13,14 +13,25 @@ const WARMUP = 5;
 export const realisticRules: ToolStub[] = [
   ...Array.from({ length: 99 }, (_, i): ToolStub => {
     const outcome = { response: { tasks: [] } };
-    if (i % 3 === 0) return { id: `query-${i}`, tool: "search_tasks", match: { query: { type: "string", pattern: `^order-${i}\\b` } }, outcome };
-    if (i % 3 === 1) return { id: `filter-${i}`, tool: "search_tasks", match: { filter: { type: "object", properties: { status: { const: `status-${i}` } }, required: ["status"] } }, outcome };
+    if (i % 3 === 0)
+      return { id: `query-${i}`, tool: "search_tasks", match: { query: { type: "string", pattern: `^order-${i}\\b` } }, outcome };
+    if (i % 3 === 1)
+      return {
+        id: `filter-${i}`,
+        tool: "search_tasks",
+        match: { filter: { type: "object", properties: { status: { const: `status-${i}` } }, required: ["status"] } },
+        outcome,
+      };
     return { id: `priority-${i}`, tool: "search_tasks", match: { priority: { enum: [`p${i}`, `q${i}`] } }, outcome };
   }),
   {
     id: "hit",
     tool: "search_tasks",
-    match: { query: { type: "string", pattern: "^milk\\b" }, filter: { type: "object", properties: { status: { enum: ["open", "done"] } }, required: ["status"] }, priority: { enum: ["high", "low"] } },
+    match: {
+      query: { type: "string", pattern: "^milk\\b" },
+      filter: { type: "object", properties: { status: { enum: ["open", "done"] } }, required: ["status"] },
+      priority: { enum: ["high", "low"] },
+    },
     outcome: { response: { tasks: ["Buy milk"] } },
   },
 ];

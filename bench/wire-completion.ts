@@ -13,7 +13,9 @@ const body = JSON.stringify({
     { role: "system", content: "You manage tasks." },
     { role: "user", content: "What tasks do I have?" },
   ],
-  tools: [{ type: "function", function: { name: "list_tasks", description: "List tasks.", parameters: { type: "object", properties: {} } } }],
+  tools: [
+    { type: "function", function: { name: "list_tasks", description: "List tasks.", parameters: { type: "object", properties: {} } } },
+  ],
 });
 
 async function requests(): Promise<number> {

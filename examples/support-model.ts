@@ -9,10 +9,15 @@ export function supportModel({ lastUserMessage, messages, tools }: MockModelRequ
   const last = messages.at(-1);
   const result = last?.toolResults?.[0];
   // A triage agent that can hand off to billing does so; billing starts where the transfer left off.
-  if (last?.role === "user" && tools.some((tool) => tool.name === "transfer_to_billing")) return { toolCalls: [{ name: "transfer_to_billing", input: {} }] };
-  if (last?.role === "user" || result?.name === "transfer_to_billing") return orderId ? { toolCalls: [{ name: "lookup_order", input: { order_id: orderId } }] } : "Which order is it about? Please give me its number.";
+  if (last?.role === "user" && tools.some((tool) => tool.name === "transfer_to_billing"))
+    return { toolCalls: [{ name: "transfer_to_billing", input: {} }] };
+  if (last?.role === "user" || result?.name === "transfer_to_billing")
+    return orderId
+      ? { toolCalls: [{ name: "lookup_order", input: { order_id: orderId } }] }
+      : "Which order is it about? Please give me its number.";
   if (result?.name === "lookup_order") {
-    if (result.isError || typeof result.output !== "object") return `I could not look order #${orderId} up right now. Please try again later.`;
+    if (result.isError || typeof result.output !== "object")
+      return `I could not look order #${orderId} up right now. Please try again later.`;
     const order = result.output as { status: string };
     if (order.status !== "delivered") return `Order #${orderId} is ${order.status}, so it cannot be refunded yet.`;
     return { toolCalls: [{ name: "refund_order", input: { order_id: orderId, reason: "customer request" } }] };

@@ -24,13 +24,19 @@ const STATUSES = new Set(["pending", "completed", "failed", "rejected", "any"]);
  * `name` is the qualified name for a subagent's tool (`researcher/list_tasks`).
  */
 export function toHaveCalledTool(this: MatcherContext, received: unknown, name: string, options: CalledToolOptions = {}): MatcherResult {
-  if (typeof name !== "string" || name === "") throw new TypeError("[tooltrace] toHaveCalledTool(name, options?): `name` must be the tool's name.");
-  if (options === null || typeof options !== "object") throw new TypeError("[tooltrace] toHaveCalledTool: `options` must be an object { input?, output?, status?, count? }.");
+  if (typeof name !== "string" || name === "")
+    throw new TypeError("[tooltrace] toHaveCalledTool(name, options?): `name` must be the tool's name.");
+  if (options === null || typeof options !== "object")
+    throw new TypeError("[tooltrace] toHaveCalledTool: `options` must be an object { input?, output?, status?, count? }.");
   const unknown = Object.keys(options).filter((key) => !["input", "output", "status", "count"].includes(key));
-  if (unknown.length > 0) throw new TypeError(`[tooltrace] toHaveCalledTool: unknown option ${unknown.map((k) => `\`${k}\``).join(", ")}; use input, output, status or count.`);
+  if (unknown.length > 0)
+    throw new TypeError(
+      `[tooltrace] toHaveCalledTool: unknown option ${unknown.map((k) => `\`${k}\``).join(", ")}; use input, output, status or count.`,
+    );
   const count = checkCount("toHaveCalledTool", options.count);
   const status = options.status ?? "completed";
-  if (!STATUSES.has(status)) throw new TypeError(`[tooltrace] toHaveCalledTool: unknown status "${status}"; use completed, failed, rejected, pending or any.`);
+  if (!STATUSES.has(status))
+    throw new TypeError(`[tooltrace] toHaveCalledTool: unknown status "${status}"; use completed, failed, rejected, pending or any.`);
 
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveCalledTool", received) };
@@ -63,13 +69,24 @@ export function toHaveCalledTool(this: MatcherContext, received: unknown, name: 
 }
 
 /** When input or output was expected: the diff against the call of that tool that came closest. */
-function closestDiff(context: MatcherContext, options: CalledToolOptions, candidates: readonly ToolCall[], all: readonly ToolCall[]): string | undefined {
+function closestDiff(
+  context: MatcherContext,
+  options: CalledToolOptions,
+  candidates: readonly ToolCall[],
+  all: readonly ToolCall[],
+): string | undefined {
   if (candidates.length === 0 || !("input" in options || "output" in options)) return undefined;
-  const score = (call: ToolCall) => (["input", "output"] as const).filter((key) => key in options && matchValue(context, options[key], call[key])).length + (options.status === undefined || options.status === "any" || call.status === options.status ? 1 : 0);
+  const score = (call: ToolCall) =>
+    (["input", "output"] as const).filter((key) => key in options && matchValue(context, options[key], call[key])).length +
+    (options.status === undefined || options.status === "any" || call.status === options.status ? 1 : 0);
   const closest = candidates.reduce((best, call) => (score(call) > score(best) ? call : best));
   const sections = (["input", "output"] as const).filter((key) => key in options && !matchValue(context, options[key], closest[key]));
   if (sections.length === 0) return undefined;
-  return sections.map((key) => diffSection(context, `Closest call (#${all.indexOf(closest) + 1}), ${key}:`, options[key], subsetLike(closest[key], options[key]))).join("\n\n");
+  return sections
+    .map((key) =>
+      diffSection(context, `Closest call (#${all.indexOf(closest) + 1}), ${key}:`, options[key], subsetLike(closest[key], options[key])),
+    )
+    .join("\n\n");
 }
 
 /** The actual value cut down to the keys the expectation lists (as `toMatchObject`'s diff does), so extras do not clutter it. */
@@ -82,5 +99,9 @@ function subsetLike(actual: unknown, expected: unknown): unknown {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
+  );
 }

@@ -12,12 +12,18 @@ export interface FailedActionOptions {
 }
 
 /** A tool call failed (or was rejected by strict mode): of this tool, with this error, this many times. */
-export function toHaveFailedAction(this: MatcherContext, received: unknown, name?: string | FailedActionOptions, options: FailedActionOptions = {}): MatcherResult {
+export function toHaveFailedAction(
+  this: MatcherContext,
+  received: unknown,
+  name?: string | FailedActionOptions,
+  options: FailedActionOptions = {},
+): MatcherResult {
   if (name !== undefined && typeof name === "object") {
     options = name;
     name = undefined;
   }
-  if (name !== undefined && (typeof name !== "string" || name === "")) throw new TypeError("[tooltrace] toHaveFailedAction(name?, options?): `name` must be a tool name.");
+  if (name !== undefined && (typeof name !== "string" || name === ""))
+    throw new TypeError("[tooltrace] toHaveFailedAction(name?, options?): `name` must be a tool name.");
   const count = checkCount("toHaveFailedAction", options.count);
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveFailedAction", received) };
@@ -37,6 +43,13 @@ export function toHaveFailedAction(this: MatcherContext, received: unknown, name
   if ("error" in options) what.push(`with error ${describeExpected(options.error)}`);
   return {
     pass,
-    message: () => report(this, "toHaveFailedAction", what.join(", "), `${matching.length} matching failed call${matching.length === 1 ? "" : "s"}`, trace.calls),
+    message: () =>
+      report(
+        this,
+        "toHaveFailedAction",
+        what.join(", "),
+        `${matching.length} matching failed call${matching.length === 1 ? "" : "s"}`,
+        trace.calls,
+      ),
   };
 }

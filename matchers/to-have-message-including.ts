@@ -10,9 +10,11 @@ import { report } from "./lib/report.js";
  * replied with text, the matcher throws (with `.not` too) rather than pass by accident.
  */
 export function toHaveMessageIncluding(this: MatcherContext, received: unknown, expected: string | RegExp): MatcherResult {
-  if (typeof expected !== "string" && !(expected instanceof RegExp)) throw new TypeError("[tooltrace] toHaveMessageIncluding(text): pass a string or a RegExp.");
+  if (typeof expected !== "string" && !(expected instanceof RegExp))
+    throw new TypeError("[tooltrace] toHaveMessageIncluding(text): pass a string or a RegExp.");
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveMessageIncluding (a turn or a session)", received) };
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toHaveMessageIncluding (a turn or a session)", received) };
   for (const turn of trace.turns) {
     const said = turn.text !== "" || turn.assistantTexts.some((text) => text !== "");
     const modelSaid = turn.modelCalls.map((call) => call.reply.text).filter((text) => text !== "");
@@ -23,7 +25,9 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
       );
     }
   }
-  const texts = trace.turns.flatMap((turn) => (turn.assistantTexts.includes(turn.text) || turn.text === "" ? turn.assistantTexts : [...turn.assistantTexts, turn.text]));
+  const texts = trace.turns.flatMap((turn) =>
+    turn.assistantTexts.includes(turn.text) || turn.text === "" ? turn.assistantTexts : [...turn.assistantTexts, turn.text],
+  );
   const pass = texts.some((text) => {
     if (typeof expected === "string") return text.includes(expected);
     expected.lastIndex = 0;
@@ -33,7 +37,14 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
   return {
     pass,
     message: () =>
-      report(this, "toHaveMessageIncluding", `assistant text including ${typeof expected === "string" ? JSON.stringify(expected) : String(expected)}`, `${texts.length} assistant message${texts.length === 1 ? "" : "s"}`, trace.calls, `Assistant text:\n${shown}`),
+      report(
+        this,
+        "toHaveMessageIncluding",
+        `assistant text including ${typeof expected === "string" ? JSON.stringify(expected) : String(expected)}`,
+        `${texts.length} assistant message${texts.length === 1 ? "" : "s"}`,
+        trace.calls,
+        `Assistant text:\n${shown}`,
+      ),
     actual: texts.join("\n"),
     expected,
   };

@@ -8,11 +8,18 @@ import { reportSections } from "./lib/report.js";
 export function toHaveModelCalls(this: MatcherContext, received: unknown, count?: CountExpectation): MatcherResult {
   const expected = checkCount("toHaveModelCalls", count);
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveModelCalls (a turn or a session)", received) };
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toHaveModelCalls (a turn or a session)", received) };
   const n = trace.turns.reduce((sum, turn) => sum + turn.modelCalls.length, 0);
   return {
     pass: countMatches(expected, n),
     message: () =>
-      reportSections(this, "toHaveModelCalls", `${this.isNot ? "not " : ""}model called ${describeCount(expected)}`, `${n} model call${n === 1 ? "" : "s"}`, [modelCallsSection(trace.turns)]),
+      reportSections(
+        this,
+        "toHaveModelCalls",
+        `${this.isNot ? "not " : ""}model called ${describeCount(expected)}`,
+        `${n} model call${n === 1 ? "" : "s"}`,
+        [modelCallsSection(trace.turns)],
+      ),
   };
 }

@@ -9,6 +9,13 @@ export function toHaveNoFailedActions(this: MatcherContext, received: unknown): 
   const failed = trace.calls.filter((call) => call.status === "failed" || call.status === "rejected");
   return {
     pass: failed.length === 0,
-    message: () => report(this, "toHaveNoFailedActions", "no failed tool calls", `${failed.length} failed: ${failed.map((call) => call.qualifiedName).join(", ")}`, trace.calls),
+    message: () =>
+      report(
+        this,
+        "toHaveNoFailedActions",
+        "no failed tool calls",
+        `${failed.length} failed: ${failed.map((call) => call.qualifiedName).join(", ")}`,
+        trace.calls,
+      ),
   };
 }

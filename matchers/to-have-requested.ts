@@ -22,11 +22,18 @@ export interface RequestedOptions {
  * a path alone on any host) or a RegExp, with this method and body, this many times. LLM calls are not HTTP
  * requests here: assert on them with `toHaveModelCalls`.
  */
-export function toHaveRequested(this: MatcherContext, received: unknown, url: string | RegExp, options: RequestedOptions = {}): MatcherResult {
-  if (typeof url !== "string" && !(url instanceof RegExp)) throw new TypeError("[tooltrace] toHaveRequested(url, options?): `url` is a URL, a pattern or a RegExp.");
+export function toHaveRequested(
+  this: MatcherContext,
+  received: unknown,
+  url: string | RegExp,
+  options: RequestedOptions = {},
+): MatcherResult {
+  if (typeof url !== "string" && !(url instanceof RegExp))
+    throw new TypeError("[tooltrace] toHaveRequested(url, options?): `url` is a URL, a pattern or a RegExp.");
   const expected = checkCount("toHaveRequested", options.count);
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveRequested (a turn or a session)", received) };
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toHaveRequested (a turn or a session)", received) };
   const calls: HttpCall[] = trace.turns.flatMap((turn) => turn.httpCalls ?? []);
   const method = options.method?.toUpperCase();
   const toUrl = calls.filter((call) => urlMatches(url, call.url) && (method === undefined || call.method === method));
@@ -37,9 +44,17 @@ export function toHaveRequested(this: MatcherContext, received: unknown, url: st
   return {
     pass: countMatches(expected, n),
     message: () =>
-      reportSections(this, "toHaveRequested", `${this.isNot ? "not " : ""}${what}`, `${n} matching request${n === 1 ? "" : "s"} (${calls.length} HTTP request${calls.length === 1 ? "" : "s"} in all)`, [
-        ...("body" in options && closest !== undefined ? [diffSection(this, "Body of the closest request:", options.body, closest.requestBody)] : []),
-        `HTTP requests (${calls.length}):\n${calls.map((call, i) => `  ${i + 1}. ${formatHttpCall(call)}`).join("\n") || "  (none)"}`,
-      ]),
+      reportSections(
+        this,
+        "toHaveRequested",
+        `${this.isNot ? "not " : ""}${what}`,
+        `${n} matching request${n === 1 ? "" : "s"} (${calls.length} HTTP request${calls.length === 1 ? "" : "s"} in all)`,
+        [
+          ...("body" in options && closest !== undefined
+            ? [diffSection(this, "Body of the closest request:", options.body, closest.requestBody)]
+            : []),
+          `HTTP requests (${calls.length}):\n${calls.map((call, i) => `  ${i + 1}. ${formatHttpCall(call)}`).join("\n") || "  (none)"}`,
+        ],
+      ),
   };
 }

@@ -12,7 +12,8 @@ export type ToolOrderEntry = string | { readonly tool: string; readonly input?: 
  * twice needs two calls.
  */
 export function toHaveToolOrder(this: MatcherContext, received: unknown, order: readonly ToolOrderEntry[]): MatcherResult {
-  if (!Array.isArray(order) || order.length === 0) throw new TypeError("[tooltrace] toHaveToolOrder(order): `order` must be a non-empty array of tool names or { tool, input }.");
+  if (!Array.isArray(order) || order.length === 0)
+    throw new TypeError("[tooltrace] toHaveToolOrder(order): `order` must be a non-empty array of tool names or { tool, input }.");
   const entries = order.map((entry, i) => {
     if (typeof entry === "string") return { tool: entry } as { tool: string; input?: unknown };
     if (entry !== null && typeof entry === "object" && typeof entry.tool === "string") return entry;
@@ -31,7 +32,8 @@ export function toHaveToolOrder(this: MatcherContext, received: unknown, order: 
     position = index + 1;
   }
   const pass = found === entries.length;
-  const describeEntry = (entry: { tool: string; input?: unknown }) => ("input" in entry ? `${entry.tool} ${describeExpected(entry.input)}` : entry.tool);
+  const describeEntry = (entry: { tool: string; input?: unknown }) =>
+    "input" in entry ? `${entry.tool} ${describeExpected(entry.input)}` : entry.tool;
   const missing = entries[found];
   return {
     pass,
@@ -40,7 +42,9 @@ export function toHaveToolOrder(this: MatcherContext, received: unknown, order: 
         this,
         "toHaveToolOrder",
         `calls in order: ${entries.map(describeEntry).join(" → ")}`,
-        pass ? "all of them, in that order" : `the first ${found} in order, then no "${missing ? describeEntry(missing) : ""}" after call ${position}`,
+        pass
+          ? "all of them, in that order"
+          : `the first ${found} in order, then no "${missing ? describeEntry(missing) : ""}" after call ${position}`,
         trace.calls,
       ),
   };

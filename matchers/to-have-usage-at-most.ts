@@ -14,15 +14,24 @@ const KEYS = ["inputTokens", "outputTokens", "totalTokens"] as const;
 export function toHaveUsageAtMost(this: MatcherContext, received: unknown, limit: UsageLimit): MatcherResult {
   const limits: Partial<Usage> = typeof limit === "number" ? { totalTokens: limit } : limit;
   if (limits === null || typeof limits !== "object" || Object.keys(limits).some((key) => !KEYS.includes(key as (typeof KEYS)[number]))) {
-    throw new TypeError("[tooltrace] toHaveUsageAtMost(limit): pass a number of total tokens or { inputTokens?, outputTokens?, totalTokens? }.");
+    throw new TypeError(
+      "[tooltrace] toHaveUsageAtMost(limit): pass a number of total tokens or { inputTokens?, outputTokens?, totalTokens? }.",
+    );
   }
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toHaveUsageAtMost (a turn or a session)", received) };
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toHaveUsageAtMost (a turn or a session)", received) };
   const usage = trace.turns.reduce((sum, turn) => addUsage(sum, turn.usage), ZERO_USAGE);
   const over = KEYS.filter((key) => limits[key] !== undefined && usage[key] > (limits[key] as number));
-  const describe = (u: Partial<Usage>) => KEYS.filter((key) => u[key] !== undefined).map((key) => `${key} ${u[key]}`).join(", ");
+  const describe = (u: Partial<Usage>) =>
+    KEYS.filter((key) => u[key] !== undefined)
+      .map((key) => `${key} ${u[key]}`)
+      .join(", ");
   return {
     pass: over.length === 0,
-    message: () => reportSections(this, "toHaveUsageAtMost", `${this.isNot ? "more than" : "at most"} ${describe(limits)}`, describe(usage), [modelCallsSection(trace.turns)]),
+    message: () =>
+      reportSections(this, "toHaveUsageAtMost", `${this.isNot ? "more than" : "at most"} ${describe(limits)}`, describe(usage), [
+        modelCallsSection(trace.turns),
+      ]),
   };
 }

@@ -7,5 +7,8 @@ export function toHaveUsedNoTools(this: MatcherContext, received: unknown): Matc
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveUsedNoTools", received) };
   const n = trace.calls.length;
-  return { pass: n === 0, message: () => report(this, "toHaveUsedNoTools", "no tool calls", `${n} tool call${n === 1 ? "" : "s"}`, trace.calls) };
+  return {
+    pass: n === 0,
+    message: () => report(this, "toHaveUsedNoTools", "no tool calls", `${n} tool call${n === 1 ? "" : "s"}`, trace.calls),
+  };
 }

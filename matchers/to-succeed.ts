@@ -9,10 +9,12 @@ import { report } from "./lib/report.js";
  */
 export function toSucceed(this: MatcherContext, received: unknown): MatcherResult {
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls") return { pass: false, message: () => notATrace("toSucceed (a turn or a session)", received) };
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toSucceed (a turn or a session)", received) };
   const problems: string[] = [];
   for (const turn of trace.turns) {
-    if (turn.status === "failed") problems.push(`turn ${turn.index} failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}`);
+    if (turn.status === "failed")
+      problems.push(`turn ${turn.index} failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}`);
     if (turn.status === "running") problems.push(`turn ${turn.index} is still running`);
     problems.push(...turn.violations);
   }
@@ -20,6 +22,13 @@ export function toSucceed(this: MatcherContext, received: unknown): MatcherResul
   return {
     pass,
     message: () =>
-      report(this, "toSucceed", trace.kind === "turn" ? "the turn to complete with nothing rejected" : "every turn to complete with nothing rejected", pass ? "it did" : `${problems.length} problem${problems.length === 1 ? "" : "s"}`, trace.calls, pass ? undefined : problems.map((p) => `- ${p}`).join("\n")),
+      report(
+        this,
+        "toSucceed",
+        trace.kind === "turn" ? "the turn to complete with nothing rejected" : "every turn to complete with nothing rejected",
+        pass ? "it did" : `${problems.length} problem${problems.length === 1 ? "" : "s"}`,
+        trace.calls,
+        pass ? undefined : problems.map((p) => `- ${p}`).join("\n"),
+      ),
   };
 }

@@ -25,7 +25,9 @@ walk(dist, (path) => {
   const fixed = text.replace(/^\/\/\/ <reference path="([^"]+)"/gm, (line, target) => {
     const absolute = resolve(dirname(path), target);
     if (!absolute.startsWith(join(root, "src"))) return line;
-    let local = relative(dirname(path), join(dist, relative(root, absolute))).split("\\").join("/");
+    let local = relative(dirname(path), join(dist, relative(root, absolute)))
+      .split("\\")
+      .join("/");
     if (!local.startsWith(".")) local = `./${local}`;
     return `/// <reference path="${local}"`;
   });

@@ -15,7 +15,11 @@ const nodeOf = (project) => join(compat, project, "node_modules", "node-linux-x6
 const ROOT_ONLY = ["test/package/vitest-3.2.test.ts"];
 
 const runs = [
-  { name: "Node 22, vitest 5, msw 3, ai 7, openai 7, @openai/agents 0.20, @langchain/openai 1.6", project: "latest", node: nodeOf("latest") },
+  {
+    name: "Node 22, vitest 5, msw 3, ai 7, openai 7, @openai/agents 0.20, @langchain/openai 1.6",
+    project: "latest",
+    node: nodeOf("latest"),
+  },
   { name: "Node 20, vitest 3.2 (the oldest in the peer range)", project: "vitest-3.2", node: process.execPath },
   { name: "Node 24, the project's pins", project: undefined, node: nodeOf("node24") },
 ];
@@ -30,7 +34,17 @@ function workCopy(project) {
   const work = join(compat, project, "work");
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  for (const entry of ["src", "matchers", "examples", "scripts", "vitest.aliases.ts", "vitest.config.ts", "tsconfig.json", "tsconfig.test.json", "package.json"]) {
+  for (const entry of [
+    "src",
+    "matchers",
+    "examples",
+    "scripts",
+    "vitest.aliases.ts",
+    "vitest.config.ts",
+    "tsconfig.json",
+    "tsconfig.test.json",
+    "package.json",
+  ]) {
     cpSync(join(root, entry), join(work, entry), { recursive: true });
   }
   // The tests, without test/compat (where the copy itself lives).
@@ -52,7 +66,9 @@ for (const target of runs.filter((candidate) => !only || (candidate.project ?? "
   }
   const cwd = target.project === undefined ? root : workCopy(target.project);
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  const built = target.project === undefined || (run(target.node, [tsc, "-p", "tsconfig.json"], cwd) && run(target.node, [join(cwd, "scripts", "copy-declarations.mjs")], cwd));
+  const built =
+    target.project === undefined ||
+    (run(target.node, [tsc, "-p", "tsconfig.json"], cwd) && run(target.node, [join(cwd, "scripts", "copy-declarations.mjs")], cwd));
   const vitest = join(target.project === undefined ? root : join(compat, target.project), "node_modules", "vitest", "vitest.mjs");
   const excluded = ROOT_ONLY.flatMap((file) => ["--exclude", file]);
   if (!built || !run(target.node, [vitest, "run", ...excluded], cwd)) failed.push(target.name);

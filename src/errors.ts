@@ -25,7 +25,11 @@ export class StubConfigError extends Error {
    * fault in the other options of `createSession`.
    */
   constructor(location: ConfigErrorLocation, problem: string, fix?: string, subject: "stubs" | "session" = "stubs") {
-    super(subject === "session" ? `${PREFIX} createSession: ${problem}${fix ? `\n  Fix: ${fix}` : ""}` : formatConfigMessage(location, problem, fix));
+    super(
+      subject === "session"
+        ? `${PREFIX} createSession: ${problem}${fix ? `\n  Fix: ${fix}` : ""}`
+        : formatConfigMessage(location, problem, fix),
+    );
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;

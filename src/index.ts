@@ -39,15 +39,43 @@ export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.
 export type { Step, StepContext, Terminal, TerminalProgress } from "./chain/types.js";
 export { StubConfigError, TooltraceError } from "./errors.js";
 export { createResponder, type Responder } from "./model/index.js";
-export type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, MockModelResponse, MockModelMessage, MockModelTool, MockModelToolCall, MockModelToolResult, MockModelUsage } from "./model/types.js";
-export type { Middleware, MiddlewareContext, ToolCallMiddlewareArgs, BeforeEvalArgs, AfterEvalArgs, MaybePromise } from "./middleware/types.js";
+export type {
+  MockModelInput,
+  MockModelOptions,
+  MockModelReply,
+  MockModelRequest,
+  MockModelResponder,
+  MockModelResponse,
+  MockModelMessage,
+  MockModelTool,
+  MockModelToolCall,
+  MockModelToolResult,
+  MockModelUsage,
+} from "./model/types.js";
+export type {
+  Middleware,
+  MiddlewareContext,
+  ToolCallMiddlewareArgs,
+  BeforeEvalArgs,
+  AfterEvalArgs,
+  MaybePromise,
+} from "./middleware/types.js";
 export { useMiddleware } from "./middleware/shared-middleware.js";
 export { MiddlewareAbort } from "./middleware/turn-middleware.js";
 export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middleware/scrubber.js";
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
-export type { CassetteMode, CassetteOptions, CassetteFile, CassetteToolEntry, CassetteHttpEntry, CassetteHttpResponse, CassetteHttpFailure, CassetteModelEntry } from "./cassettes/types.js";
+export type {
+  CassetteMode,
+  CassetteOptions,
+  CassetteFile,
+  CassetteToolEntry,
+  CassetteHttpEntry,
+  CassetteHttpResponse,
+  CassetteHttpFailure,
+  CassetteModelEntry,
+} from "./cassettes/types.js";
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./session/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";

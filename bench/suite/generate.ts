@@ -23,8 +23,13 @@ export function generateSuite(root: string, files = 20, testsPerFile = 50): void
     writeFileSync(join(dir, "agent.ts"), AGENT);
     writeFileSync(join(dir, "vitest.config.ts"), variant === "tooltrace" ? TOOLTRACE_CONFIG : BASELINE_CONFIG);
     for (let file = 0; file < files; file++) {
-      const tests = Array.from({ length: testsPerFile }, (_, i) => (variant === "tooltrace" ? tooltraceTest : baselineTest)(file * testsPerFile + i)).join("\n");
-      writeFileSync(join(dir, `suite-${String(file).padStart(2, "0")}.eval.ts`), `${variant === "tooltrace" ? TOOLTRACE_HEADER : BASELINE_HEADER}\n${tests}`);
+      const tests = Array.from({ length: testsPerFile }, (_, i) =>
+        (variant === "tooltrace" ? tooltraceTest : baselineTest)(file * testsPerFile + i),
+      ).join("\n");
+      writeFileSync(
+        join(dir, `suite-${String(file).padStart(2, "0")}.eval.ts`),
+        `${variant === "tooltrace" ? TOOLTRACE_HEADER : BASELINE_HEADER}\n${tests}`,
+      );
     }
   }
 }

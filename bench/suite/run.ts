@@ -14,9 +14,14 @@ generateSuite(root);
 
 function run(variant: "tooltrace" | "baseline"): number {
   const started = process.hrtime.bigint();
-  const output = execFileSync(process.execPath, [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", join(root, variant, "vitest.config.ts")], { env: { ...process.env, CI: "1" }, encoding: "utf8" });
+  const output = execFileSync(
+    process.execPath,
+    [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", join(root, variant, "vitest.config.ts")],
+    { env: { ...process.env, CI: "1" }, encoding: "utf8" },
+  );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (!/Tests\s+\S*1000 passed/.test(output.replace(/\x1b\[[0-9;]*m/g, ""))) throw new Error(`the ${variant} suite did not pass 1000 tests:\n${output.slice(-2000)}`);
+  if (!/Tests\s+\S*1000 passed/.test(output.replace(/\x1b\[[0-9;]*m/g, "")))
+    throw new Error(`the ${variant} suite did not pass 1000 tests:\n${output.slice(-2000)}`);
   return ms;
 }
 
@@ -24,12 +29,19 @@ const samples: Record<"tooltrace" | "baseline", number[]> = { tooltrace: [], bas
 run("tooltrace");
 run("baseline");
 for (let round = 0; round < rounds; round++) {
-  const order = round % 2 === 0 ? (["tooltrace", "baseline", "baseline", "tooltrace"] as const) : (["baseline", "tooltrace", "tooltrace", "baseline"] as const);
+  const order =
+    round % 2 === 0
+      ? (["tooltrace", "baseline", "baseline", "tooltrace"] as const)
+      : (["baseline", "tooltrace", "tooltrace", "baseline"] as const);
   for (const variant of order) samples[variant].push(run(variant));
 }
 const ours = median(samples.tooltrace);
 const baseline = median(samples.baseline);
 console.log(`node ${process.version}; ${samples.tooltrace.length} runs of each suite, alternating`);
-console.log(`1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${formatMs(ours)} [${samples.tooltrace.map(formatMs).join(", ")}]`);
-console.log(`the same on MockLanguageModelV3 and plain expect (baseline):    median ${formatMs(baseline)} [${samples.baseline.map(formatMs).join(", ")}]`);
+console.log(
+  `1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${formatMs(ours)} [${samples.tooltrace.map(formatMs).join(", ")}]`,
+);
+console.log(
+  `the same on MockLanguageModelV3 and plain expect (baseline):    median ${formatMs(baseline)} [${samples.baseline.map(formatMs).join(", ")}]`,
+);
 console.log(`ratio: ${(ours / baseline).toFixed(2)}x`);

@@ -9,13 +9,19 @@ import { fixTheBugModel } from "./scripted-model.js";
 /** The project Claude Code works on: a broken function and its test. */
 function brokenProject({ cwd }: CliRunFolders) {
   writeFileSync(join(cwd, "add.js"), "exports.add = (a, b) => a - b;\n");
-  writeFileSync(join(cwd, "add.test.js"), 'const { add } = require("./add.js");\nif (add(2, 3) !== 5) { console.log("FAIL: add(2, 3) = " + add(2, 3)); process.exit(1); }\nconsole.log("ok");\n');
+  writeFileSync(
+    join(cwd, "add.test.js"),
+    'const { add } = require("./add.js");\nif (add(2, 3) !== 5) { console.log("FAIL: add(2, 3) = " + add(2, 3)); process.exit(1); }\nconsole.log("ok");\n',
+  );
 }
 
 /** Nothing leaves the machine: a command that would reach the network fails, and the model reads why. */
 const offline: Middleware = {
   name: "offline",
-  onToolCall: ({ input, handler, fail }) => (/\b(curl|wget|npm (install|publish))\b/.test(String((input as { command?: string }).command)) ? fail("network commands are disabled in this eval") : handler()),
+  onToolCall: ({ input, handler, fail }) =>
+    /\b(curl|wget|npm (install|publish))\b/.test(String((input as { command?: string }).command))
+      ? fail("network commands are disabled in this eval")
+      : handler(),
 };
 
 describe("Claude Code fixes a bug, evaluated end to end", { timeout: 60_000 }, () => {

@@ -24,7 +24,18 @@ const refundOrder = tool({
  * which shares the order lookup. Nothing in it knows about tests.
  */
 export function supportDesk() {
-  const billing = new Agent({ name: "billing", instructions: "You handle refunds. Refund only delivered orders.", model: "gpt-4.1-mini", tools: [lookupOrder, refundOrder] });
-  const triage = new Agent({ name: "triage", instructions: "You answer order questions and hand refunds to billing.", model: "gpt-4.1-mini", tools: [lookupOrder], handoffs: [billing] });
+  const billing = new Agent({
+    name: "billing",
+    instructions: "You handle refunds. Refund only delivered orders.",
+    model: "gpt-4.1-mini",
+    tools: [lookupOrder, refundOrder],
+  });
+  const triage = new Agent({
+    name: "triage",
+    instructions: "You answer order questions and hand refunds to billing.",
+    model: "gpt-4.1-mini",
+    tools: [lookupOrder],
+    handoffs: [billing],
+  });
   return triage;
 }

@@ -22,16 +22,27 @@ function session(stubs: ToolStub[]) {
 describe("support desk (OpenAI Agents SDK, a handoff to billing, Responses on the wire)", () => {
   test("triage hands the refund to billing, which refunds a delivered order", async () => {
     const turn = await session([
-      { id: "delivered", tool: "billing/lookup_order", match: { order_id: { const: "A17" } }, outcome: { response: { id: "A17", status: "delivered" } } },
+      {
+        id: "delivered",
+        tool: "billing/lookup_order",
+        match: { order_id: { const: "A17" } },
+        outcome: { response: { id: "A17", status: "delivered" } },
+      },
       { id: "refund", tool: "billing/refund_order", outcome: { response: { refunded: true } } },
     ]).send("Please refund order #A17, it arrived broken.");
     expect(turn).toSucceed();
-    expect(turn).toHaveToolOrder(["transfer_to_billing", "billing/lookup_order", { tool: "billing/refund_order", input: { order_id: "A17" } }]);
+    expect(turn).toHaveToolOrder([
+      "transfer_to_billing",
+      "billing/lookup_order",
+      { tool: "billing/refund_order", input: { order_id: "A17" } },
+    ]);
     expect(turn).toHaveMessageIncluding("Refunded order #A17.");
   });
 
   test("billing does not refund an order still in transit", async () => {
-    const turn = await session([{ id: "in-transit", tool: "billing/lookup_order", outcome: { response: { id: "B2", status: "in transit" } } }]).send("Refund #B2 please");
+    const turn = await session([
+      { id: "in-transit", tool: "billing/lookup_order", outcome: { response: { id: "B2", status: "in transit" } } },
+    ]).send("Refund #B2 please");
     expect(turn).toHaveCalledTool("transfer_to_billing", { output: { assistant: "billing" } });
     expect(turn).not.toHaveCalledTool("billing/refund_order", { status: "any" });
     expect(turn).toHaveMessageIncluding(/in transit, so it cannot be refunded/);

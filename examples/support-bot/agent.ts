@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 
 /** The support bot's tools: real implementations would call the order and refund services. */
 export const supportTools = {
@@ -11,10 +11,25 @@ export const supportTools = {
 };
 
 const toolDefinitions: OpenAI.ChatCompletionTool[] = [
-  { type: "function", function: { name: "lookup_order", description: "Look up an order by id.", parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] } } },
   {
     type: "function",
-    function: { name: "refund_order", description: "Refund a delivered order.", parameters: { type: "object", properties: { order_id: { type: "string" }, reason: { type: "string" } }, required: ["order_id", "reason"] } },
+    function: {
+      name: "lookup_order",
+      description: "Look up an order by id.",
+      parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "refund_order",
+      description: "Refund a delivered order.",
+      parameters: {
+        type: "object",
+        properties: { order_id: { type: "string" }, reason: { type: "string" } },
+        required: ["order_id", "reason"],
+      },
+    },
   },
 ];
 
@@ -23,7 +38,11 @@ const toolDefinitions: OpenAI.ChatCompletionTool[] = [
  * asks for, and loops until the model answers. Nothing in it knows about tests.
  */
 export async function supportBot(client: OpenAI, history: OpenAI.ChatCompletionMessageParam[], message: string) {
-  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "system", content: "You are a support bot. Refund only delivered orders." }, ...history, { role: "user", content: message }];
+  const messages: OpenAI.ChatCompletionMessageParam[] = [
+    { role: "system", content: "You are a support bot. Refund only delivered orders." },
+    ...history,
+    { role: "user", content: message },
+  ];
   for (let step = 0; step < 5; step++) {
     const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: toolDefinitions });
     const reply = completion.choices[0]!.message;

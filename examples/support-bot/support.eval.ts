@@ -8,7 +8,10 @@ import { supportBot, supportTools } from "./agent.js";
 function supportModel({ lastUserMessage, messages }: MockModelRequest): MockModelResponse | string {
   const orderId = /#(\w+)/.exec(lastUserMessage ?? "")?.[1];
   const last = messages.at(-1);
-  if (last?.role === "user") return orderId ? { toolCalls: [{ name: "lookup_order", input: { order_id: orderId } }] } : "Which order is it about? Please give me its number.";
+  if (last?.role === "user")
+    return orderId
+      ? { toolCalls: [{ name: "lookup_order", input: { order_id: orderId } }] }
+      : "Which order is it about? Please give me its number.";
   const result = last?.toolResults?.[0];
   if (result?.name === "lookup_order") {
     const order = result.output as { status: string };
@@ -28,13 +31,23 @@ beforeAll(() => {
 afterAll(() => llm.close());
 
 function session(stubs: Parameters<typeof createSession>[0]["stubs"]) {
-  return createSession<OpenAI.ChatCompletionMessageParam>({ tools: supportTools, stubs, strict: true, agent: (message, { history }) => supportBot(client, [...history], message) });
+  return createSession<OpenAI.ChatCompletionMessageParam>({
+    tools: supportTools,
+    stubs,
+    strict: true,
+    agent: (message, { history }) => supportBot(client, [...history], message),
+  });
 }
 
 describe("support bot (OpenAI SDK, model on the wire)", () => {
   test("refunds a delivered order", async () => {
     const s = session([
-      { id: "delivered", tool: "lookup_order", match: { order_id: { const: "A17" } }, outcome: { response: { id: "A17", status: "delivered" } } },
+      {
+        id: "delivered",
+        tool: "lookup_order",
+        match: { order_id: { const: "A17" } },
+        outcome: { response: { id: "A17", status: "delivered" } },
+      },
       { id: "refund", tool: "refund_order", outcome: { response: { refunded: true } } },
     ]);
     const turn = await s.send("Please refund order #A17, it arrived broken.");

@@ -24,7 +24,13 @@ export async function supportBot(model: LanguageModel, client: Client) {
     ]),
   );
   return async (message: string, history: readonly ModelMessage[]) => {
-    const result = await generateText({ model, tools, system: "You are a support bot. Refund only delivered orders.", messages: [...history, { role: "user", content: message }], stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools,
+      system: "You are a support bot. Refund only delivered orders.",
+      messages: [...history, { role: "user", content: message }],
+      stopWhen: stepCountIs(5),
+    });
     return { text: result.text, messages: [{ role: "user" as const, content: message }, ...result.response.messages] };
   };
 }

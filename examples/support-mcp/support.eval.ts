@@ -28,14 +28,24 @@ async function session(stubs: ToolStub[]) {
   const client = await connectedClient();
   const bot = await supportBot(mockModel(supportModel), client);
   // The client's tools, named by server: `orders/lookup_order`, `orders/refund_order`.
-  return createSession<ModelMessage>({ tools: await mcpTools(client, { server: "orders" }), stubs, strict: true, agent: (message, { history }) => bot(message, history) });
+  return createSession<ModelMessage>({
+    tools: await mcpTools(client, { server: "orders" }),
+    stubs,
+    strict: true,
+    agent: (message, { history }) => bot(message, history),
+  });
 }
 
 describe("support bot (AI SDK, tools on an MCP server)", () => {
   test("refunds a delivered order; the MCP server's tools never run", async () => {
     const turn = await (
       await session([
-        { id: "delivered", tool: "orders/lookup_order", match: { order_id: { const: "A17" } }, outcome: { response: { id: "A17", status: "delivered" } } },
+        {
+          id: "delivered",
+          tool: "orders/lookup_order",
+          match: { order_id: { const: "A17" } },
+          outcome: { response: { id: "A17", status: "delivered" } },
+        },
         { id: "refund", tool: "orders/refund_order", outcome: { response: { refunded: true } } },
       ])
     ).send("Please refund order #A17, it arrived broken.");
@@ -45,7 +55,9 @@ describe("support bot (AI SDK, tools on an MCP server)", () => {
   });
 
   test("a failing order service comes back as an MCP error result, and nothing is refunded", async () => {
-    const turn = await (await session([{ id: "down", tool: "orders/lookup_order", outcome: { throw: { message: "order service timed out" } } }])).send("Refund #B2 please");
+    const turn = await (
+      await session([{ id: "down", tool: "orders/lookup_order", outcome: { throw: { message: "order service timed out" } } }])
+    ).send("Refund #B2 please");
     expect(turn).toHaveFailedAction("orders/lookup_order", { error: "order service timed out" });
     expect(turn).not.toHaveCalledTool("orders/refund_order", { status: "any" });
     expect(turn).toHaveMessageIncluding(/could not look order #B2 up/);

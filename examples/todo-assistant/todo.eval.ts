@@ -28,7 +28,14 @@ const weekTodos: ToolStub = {
   id: "week",
   tool: "list_todos",
   outcomes: [
-    { response: { todos: [{ id: "a", title: "File taxes", done: false }, { id: "b", title: "Call mum", done: false }] } },
+    {
+      response: {
+        todos: [
+          { id: "a", title: "File taxes", done: false },
+          { id: "b", title: "Call mum", done: false },
+        ],
+      },
+    },
     { response: { todos: [{ id: "b", title: "Call mum", done: false }] } },
   ],
 };
@@ -44,7 +51,15 @@ describe("todo assistant", () => {
 
   test("completes the todo the user names, by its id, then reports the shorter list", async () => {
     const s = session(
-      [weekTodos, { id: "complete-taxes", tool: "complete_todo", match: { id: { const: "a" } }, outcome: { response: { id: "a", title: "File taxes", done: true } } }],
+      [
+        weekTodos,
+        {
+          id: "complete-taxes",
+          tool: "complete_todo",
+          match: { id: { const: "a" } },
+          outcome: { response: { id: "a", title: "File taxes", done: true } },
+        },
+      ],
       { strict: true },
     );
     const turn = await s.send("Finish taxes");
@@ -56,7 +71,9 @@ describe("todo assistant", () => {
   });
 
   test("tells the user when the todo service fails", async () => {
-    const s = session([{ id: "down", tool: "list_todos", outcome: { throw: { name: "ServiceUnavailable", message: "todo service is down" } } }]);
+    const s = session([
+      { id: "down", tool: "list_todos", outcome: { throw: { name: "ServiceUnavailable", message: "todo service is down" } } },
+    ]);
     const turn = await s.send("What's on my list?");
     expect(turn).toSucceed();
     expect(turn).toHaveFailedAction("list_todos", { error: "todo service is down" });
@@ -68,7 +85,10 @@ describe("todo assistant", () => {
     const store = new TodoStore();
     const s = session([], { store });
     const turn = await s.send("add buy oat milk due friday");
-    expect(turn).toHaveCalledTool("add_todo", { input: { title: "buy oat milk", due: "friday" }, output: { id: expect.any(String), done: false } });
+    expect(turn).toHaveCalledTool("add_todo", {
+      input: { title: "buy oat milk", due: "friday" },
+      output: { id: expect.any(String), done: false },
+    });
     expect(store.list().map((todo) => todo.title)).toEqual(["buy oat milk"]);
   });
 

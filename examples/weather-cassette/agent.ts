@@ -10,7 +10,9 @@ export const weatherTools = {
     description: "Current weather for a city.",
     inputSchema: z.object({ city: z.string() }),
     execute: async ({ city }) => {
-      const response = await fetch(`${WEATHER_API}/v1/current?city=${encodeURIComponent(city)}&api_key=${process.env.WEATHER_API_KEY ?? "wk-live-0b5e9a1c"}`);
+      const response = await fetch(
+        `${WEATHER_API}/v1/current?city=${encodeURIComponent(city)}&api_key=${process.env.WEATHER_API_KEY ?? "wk-live-0b5e9a1c"}`,
+      );
       if (!response.ok) throw new Error(`weather API answered ${response.status}`);
       return (await response.json()) as { city: string; tempC: number; sky: string };
     },

@@ -5,7 +5,9 @@ export type CountExpectation = number | ((count: number) => boolean);
 export function checkCount(matcher: string, count: unknown): CountExpectation | undefined {
   if (count === undefined) return undefined;
   if ((typeof count === "number" && Number.isInteger(count) && count >= 0) || typeof count === "function") return count as CountExpectation;
-  throw new TypeError(`[tooltrace] ${matcher}: \`count\` must be a non-negative integer or a predicate (n) => boolean, got ${String(count)}.`);
+  throw new TypeError(
+    `[tooltrace] ${matcher}: \`count\` must be a non-negative integer or a predicate (n) => boolean, got ${String(count)}.`,
+  );
 }
 
 /** Whether `actual` satisfies the expectation; without one, at least one. */

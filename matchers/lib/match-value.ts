@@ -35,7 +35,9 @@ function iterableTester(equals: (a: unknown, b: unknown) => boolean): Tester {
     if (actual.constructor !== expected.constructor) return false;
     if (actual instanceof Map && expected instanceof Map) {
       if (actual.size !== expected.size) return false;
-      return [...expected].every(([key, value]) => (actual.has(key) ? equals(actual.get(key), value) : [...actual].some(([k, v]) => equals(k, key) && equals(v, value))));
+      return [...expected].every(([key, value]) =>
+        actual.has(key) ? equals(actual.get(key), value) : [...actual].some(([k, v]) => equals(k, key) && equals(v, value)),
+      );
     }
     if (actual instanceof Set && expected instanceof Set) {
       if (actual.size !== expected.size) return false;
@@ -55,11 +57,27 @@ function subsetTester(equals: (a: unknown, b: unknown) => boolean): Tester {
 }
 
 function isObjectWithKeys(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !isAsymmetric(value) && !(value instanceof Error) && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Set) && !(value instanceof Map) && !(value instanceof RegExp);
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !isAsymmetric(value) &&
+    !(value instanceof Error) &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof Set) &&
+    !(value instanceof Map) &&
+    !(value instanceof RegExp)
+  );
 }
 
 function isIterableObject(value: unknown): value is object & Iterable<unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && !ArrayBuffer.isView(value) && typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    !ArrayBuffer.isView(value) &&
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function"
+  );
 }
 
 interface Asymmetric {
@@ -67,7 +85,11 @@ interface Asymmetric {
 }
 
 function isAsymmetric(value: unknown): value is Asymmetric {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as Asymmetric).asymmetricMatch === "function";
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as Asymmetric).asymmetricMatch === "function"
+  );
 }
 
 function safeJson(value: unknown): string | undefined {
@@ -80,7 +102,8 @@ function safeJson(value: unknown): string | undefined {
 
 /** A readable form of an expectation that may hold RegExps, functions and asymmetric matchers. */
 export function describeExpected(expected: unknown): string {
-  if (isAsymmetric(expected)) return typeof (expected as { toString?: () => string }).toString === "function" ? String(expected) : "<asymmetric matcher>";
+  if (isAsymmetric(expected))
+    return typeof (expected as { toString?: () => string }).toString === "function" ? String(expected) : "<asymmetric matcher>";
   if (expected instanceof RegExp) return String(expected);
   if (typeof expected === "function") return `<predicate ${(expected as { name?: string }).name || "anonymous"}>`;
   if (Array.isArray(expected)) return `[${expected.map(describeExpected).join(", ")}]`;

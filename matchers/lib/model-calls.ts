@@ -12,7 +12,12 @@ function formatModelCall(call: ModelCall): string {
   const tools = offeredTools(call);
   const reply = call.error
     ? `failed: ${call.error.message}`
-    : [call.reply.text ? compactJson(call.reply.text, 60) : "", ...call.reply.toolCalls.map((tc) => `${tc.name}(${compactJson(tc.input, 40)})`)].filter(Boolean).join(" + ");
+    : [
+        call.reply.text ? compactJson(call.reply.text, 60) : "",
+        ...call.reply.toolCalls.map((tc) => `${tc.name}(${compactJson(tc.input, 40)})`),
+      ]
+        .filter(Boolean)
+        .join(" + ");
   return `${call.provider} ${call.model}${call.streamed ? " (stream)" : ""}: tools [${tools.join(", ")}] → ${reply} (${call.usage.inputTokens} in, ${call.usage.outputTokens} out)`;
 }
 

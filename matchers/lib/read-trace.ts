@@ -25,7 +25,9 @@ export function checkToolName(matcher: string, name: string, trace: TraceView): 
   if (known.size === 0 || known.has(name)) return;
   const near = suggestName(name, known);
   const listed = [...known].sort().join(", ");
-  throw new Error(`[tooltrace] ${matcher}: no tool "${name}" in this ${trace.kind}${near ? `; did you mean "${near}"?` : "."} Tools: ${listed}.`);
+  throw new Error(
+    `[tooltrace] ${matcher}: no tool "${name}" in this ${trace.kind}${near ? `; did you mean "${near}"?` : "."} Tools: ${listed}.`,
+  );
 }
 
 /** Reads a turn, a session (all its turns) or an array of tool calls; `undefined` for anything else. */
@@ -51,9 +53,19 @@ export function notATrace(matcher: string, received: unknown): string {
 }
 
 function isTurn(value: unknown): value is Turn {
-  return value !== null && typeof value === "object" && Array.isArray((value as Turn).toolCalls) && typeof (value as Turn).userMessage === "string";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Array.isArray((value as Turn).toolCalls) &&
+    typeof (value as Turn).userMessage === "string"
+  );
 }
 
 function isToolCall(value: unknown): value is ToolCall {
-  return value !== null && typeof value === "object" && typeof (value as ToolCall).qualifiedName === "string" && typeof (value as ToolCall).status === "string";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as ToolCall).qualifiedName === "string" &&
+    typeof (value as ToolCall).status === "string"
+  );
 }

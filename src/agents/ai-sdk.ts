@@ -56,7 +56,13 @@ async function drain(result: ReturnType<typeof streamText>) {
   }
   if (failure !== undefined) throw failure;
   const all = (result as unknown as { responseMessages?: PromiseLike<ModelMessage[]> }).responseMessages;
-  const [text, steps, response, totalUsage, messages] = await Promise.all([result.text, result.steps, result.response, result.totalUsage, all]);
+  const [text, steps, response, totalUsage, messages] = await Promise.all([
+    result.text,
+    result.steps,
+    result.response,
+    result.totalUsage,
+    all,
+  ]);
   return { text, steps, response, totalUsage, ...(messages ? { responseMessages: messages } : {}) };
 }
 

@@ -43,7 +43,9 @@ export interface McpToolsOptions {
 export async function mcpTools(client: McpClientLike, options: McpToolsOptions = {}): Promise<Record<string, McpToolEntry>> {
   const { tools } = await client.listTools();
   const name = options.name ?? ((tool: string) => (options.server ? `${options.server}/${tool}` : tool));
-  return Object.fromEntries(tools.map((tool) => [name(tool.name), { [MCP_TOOL]: true as const, client, remoteName: tool.name, inputSchema: tool.inputSchema }]));
+  return Object.fromEntries(
+    tools.map((tool) => [name(tool.name), { [MCP_TOOL]: true as const, client, remoteName: tool.name, inputSchema: tool.inputSchema }]),
+  );
 }
 
 /** True for an entry {@link mcpTools} made. */

@@ -83,7 +83,9 @@ export function agentsSdkTools(agent: AgentsSdkRunnable): AgentsSdkTools {
     seen.add(next);
     const name = subagentName(next);
     if (subagents[name] !== undefined) {
-      throw new TypeError(`[tooltrace] agentsSdkTools: two agents hand off under the same name "${next.name}"; give each agent a distinct name.`);
+      throw new TypeError(
+        `[tooltrace] agentsSdkTools: two agents hand off under the same name "${next.name}"; give each agent a distinct name.`,
+      );
     }
     subagents[name] = toolsOf(next);
     queue.push(...handoffsOf(next));

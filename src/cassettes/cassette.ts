@@ -37,7 +37,11 @@ export function useCassetteMode(mode: CassetteMode | undefined): void {
 
 /** Where a session's cassette lives by default: beside the test file, one file per test and session. */
 export function defaultCassettePath(testPath: string, testName: string, sessionName: string): string {
-  const slug = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 120) || "unnamed";
+  const slug = (text: string) =>
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 120) || "unnamed";
   return join(dirname(testPath), "__cassettes__", basename(testPath), `${slug(testName)}.${slug(sessionName)}.json`);
 }
 
@@ -69,27 +73,47 @@ export class Cassette {
   }
 
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
-  static open(options: CassetteOptions | undefined, defaultPath: () => string | undefined, writer: CassetteWriter = { description: "a session", test: undefined, index: 0, strict: false }): Cassette | undefined {
+  static open(
+    options: CassetteOptions | undefined,
+    defaultPath: () => string | undefined,
+    writer: CassetteWriter = { description: "a session", test: undefined, index: 0, strict: false },
+  ): Cassette | undefined {
     if (options?.replay !== undefined) checkPrefix(options);
     const mode = options?.mode ?? (options?.replay ? "replay" : undefined) ?? envMode() ?? defaults.mode ?? "off";
     if (!MODES.includes(mode)) {
-      throw new StubConfigError({ pointer: "" }, `cassette mode ${JSON.stringify(mode)} is not one of ${MODES.join(", ")}.`, "fix `cassette.mode` (or the plugin's `cassette`).", "session");
+      throw new StubConfigError(
+        { pointer: "" },
+        `cassette mode ${JSON.stringify(mode)} is not one of ${MODES.join(", ")}.`,
+        "fix `cassette.mode` (or the plugin's `cassette`).",
+        "session",
+      );
     }
     if (mode === "off") return undefined;
     const path = options?.path ?? defaultPath();
     // The run's mode (environment, plugin) applies to sessions inside tests; one outside a test must ask.
     if (path === undefined && options?.mode === undefined) return undefined;
-    if (path === undefined) throw new StubConfigError({ pointer: "" }, "a session outside a test has no default cassette path.", "give one: `cassette: { path: \"./cassettes/support.json\" }`.", "session");
+    if (path === undefined)
+      throw new StubConfigError(
+        { pointer: "" },
+        "a session outside a test has no default cassette path.",
+        'give one: `cassette: { path: "./cassettes/support.json" }`.',
+        "session",
+      );
     const exists = existsSync(path);
     if (mode === "replay" && !exists) {
-      throw new StubConfigError({ pointer: "" }, `cassette mode is replay, and ${path} does not exist.`, "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.", "session");
+      throw new StubConfigError(
+        { pointer: "" },
+        `cassette mode is replay, and ${path} does not exist.`,
+        "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.",
+        "session",
+      );
     }
     const resolved = mode === "auto" ? (exists ? "replay" : "record") : mode;
     if (mode === "auto" && resolved === "record" && writer.strict) {
       throw new StubConfigError(
         { pointer: "/cassette/mode" },
         `${writer.description} is strict, and its cassette mode is auto with no file at ${path}: auto would record, running the real tools and network.`,
-        "record it on purpose (TOOLTRACE_CASSETTE=record npx vitest run <this test file>, or `cassette: { mode: \"record\" }`), or check the path: renaming a test or session renames its cassette.",
+        'record it on purpose (TOOLTRACE_CASSETTE=record npx vitest run <this test file>, or `cassette: { mode: "record" }`), or check the path: renaming a test or session renames its cassette.',
         "session",
       );
     }
@@ -162,7 +186,12 @@ export class Cassette {
   save(): void {
     if (this.replaying) return;
     const llm = filled(this.llm);
-    const file: CassetteFile = { version: VERSION, tools: sortedRecord(this.tools), http: sortedRecord(this.http), ...(llm.length > 0 ? { llm } : {}) };
+    const file: CassetteFile = {
+      version: VERSION,
+      tools: sortedRecord(this.tools),
+      http: sortedRecord(this.http),
+      ...(llm.length > 0 ? { llm } : {}),
+    };
     mkdirSync(dirname(this.path), { recursive: true });
     removeAbandoned(this.path);
     // Worker threads share a pid: the thread and a random part keep their temporary files apart.
@@ -181,10 +210,20 @@ export class Cassette {
     try {
       file = JSON.parse(readFileSync(this.path, "utf8")) as Partial<CassetteFile>;
     } catch (error) {
-      throw new StubConfigError({ pointer: "" }, `cassette ${this.path} is not readable JSON (${(error as Error).message}).`, "record it again: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.", "session");
+      throw new StubConfigError(
+        { pointer: "" },
+        `cassette ${this.path} is not readable JSON (${(error as Error).message}).`,
+        "record it again: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.",
+        "session",
+      );
     }
     if (file.version !== VERSION) {
-      throw new StubConfigError({ pointer: "" }, `cassette ${this.path} has version ${JSON.stringify(file.version)}; this tooltrace reads version ${VERSION}.`, "record it again: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.", "session");
+      throw new StubConfigError(
+        { pointer: "" },
+        `cassette ${this.path} has version ${JSON.stringify(file.version)}; this tooltrace reads version ${VERSION}.`,
+        "record it again: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.",
+        "session",
+      );
     }
     for (const [tool, entries] of Object.entries(file.tools ?? {})) this.tools.set(tool, [...entries]);
     for (const [key, entries] of Object.entries(file.http ?? {})) this.http.set(key, [...entries]);
@@ -255,7 +294,12 @@ function claimWriter(path: string, writer: CassetteWriter): void {
   const earlier = writers.get(path);
   const same = earlier !== undefined && earlier.test !== undefined && earlier.test === writer.test && earlier.index === writer.index;
   if (earlier !== undefined && !same) {
-    throw new StubConfigError({ pointer: "/cassette" }, `${writer.description} would record into ${path}, which ${earlier.description} records into in this run: one recording would overwrite the other.`, "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.", "session");
+    throw new StubConfigError(
+      { pointer: "/cassette" },
+      `${writer.description} would record into ${path}, which ${earlier.description} records into in this run: one recording would overwrite the other.`,
+      "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.",
+      "session",
+    );
   }
   writers.set(path, writer);
 }
@@ -263,10 +307,20 @@ function claimWriter(path: string, writer: CassetteWriter): void {
 function checkPrefix(options: CassetteOptions): void {
   const upTo = options.replay?.upTo;
   if (typeof upTo !== "number" || !Number.isSafeInteger(upTo) || upTo < 0) {
-    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, `cassette.replay.upTo must be a whole number of model exchanges, got ${JSON.stringify(upTo)}.`, "give the number of exchanges to replay before going live, e.g. `replay: { upTo: 3 }`.", "session");
+    throw new StubConfigError(
+      { pointer: "/cassette/replay/upTo" },
+      `cassette.replay.upTo must be a whole number of model exchanges, got ${JSON.stringify(upTo)}.`,
+      "give the number of exchanges to replay before going live, e.g. `replay: { upTo: 3 }`.",
+      "session",
+    );
   }
   if (options.mode !== undefined && options.mode !== "replay") {
-    throw new StubConfigError({ pointer: "/cassette/replay" }, `cassette.replay replays a prefix, and cassette.mode is ${JSON.stringify(options.mode)}.`, "drop `mode` (replay is implied) or drop `replay`.", "session");
+    throw new StubConfigError(
+      { pointer: "/cassette/replay" },
+      `cassette.replay replays a prefix, and cassette.mode is ${JSON.stringify(options.mode)}.`,
+      "drop `mode` (replay is implied) or drop `replay`.",
+      "session",
+    );
   }
 }
 
@@ -274,7 +328,12 @@ function envMode(): CassetteMode | undefined {
   const value = process.env.TOOLTRACE_CASSETTE;
   if (value === undefined || value === "") return undefined;
   if ((MODES as readonly string[]).includes(value)) return value as CassetteMode;
-  throw new StubConfigError({ pointer: "" }, `TOOLTRACE_CASSETTE=${value} is not a cassette mode.`, "use record, replay, auto or off.", "session");
+  throw new StubConfigError(
+    { pointer: "" },
+    `TOOLTRACE_CASSETTE=${value} is not a cassette mode.`,
+    "use record, replay, auto or off.",
+    "session",
+  );
 }
 
 function sortedRecord<T>(map: Map<string, (T | undefined)[]>): Record<string, T[]> {

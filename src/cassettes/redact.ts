@@ -1,5 +1,19 @@
 /** Query parameters and JSON fields redacted on write unless the user names more. */
-const SECRET_NAMES = ["authorization", "api_key", "apikey", "api-key", "x-api-key", "token", "access_token", "refresh_token", "secret", "client_secret", "password", "cookie", "set-cookie"];
+const SECRET_NAMES = [
+  "authorization",
+  "api_key",
+  "apikey",
+  "api-key",
+  "x-api-key",
+  "token",
+  "access_token",
+  "refresh_token",
+  "secret",
+  "client_secret",
+  "password",
+  "cookie",
+  "set-cookie",
+];
 /** Response headers kept in a cassette; every other one (set-cookie, auth, tracing ids) is left out. */
 const KEPT_HEADERS = new Set(["content-type"]);
 
@@ -34,7 +48,12 @@ export class Redactor {
   private redactJson(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((item) => this.redactJson(item));
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.fields.has(name.toLowerCase()) && (typeof item === "string" || typeof item === "number") ? REDACTED : this.redactJson(item)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [
+        name,
+        this.fields.has(name.toLowerCase()) && (typeof item === "string" || typeof item === "number") ? REDACTED : this.redactJson(item),
+      ]),
+    );
   }
 
   /** Free text (an error message): the URLs in it, with their credentials and secret query parameters. */

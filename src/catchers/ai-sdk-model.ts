@@ -55,21 +55,36 @@ export function mockModel<TModel = LanguageModelV2>(input: MockModelV2Options): 
 export function mockModel<TModel = unknown>(input: MockModelV4Options): TModel;
 export function mockModel(input?: MockModelInput | MockModelV2Options | MockModelV4Options): unknown {
   const responder = createResponder(input);
-  const version = input !== null && typeof input === "object" && !Array.isArray(input) ? (input as { specificationVersion?: unknown }).specificationVersion : undefined;
+  const version =
+    input !== null && typeof input === "object" && !Array.isArray(input)
+      ? (input as { specificationVersion?: unknown }).specificationVersion
+      : undefined;
   if (version === "v2") return modelV2(responder);
   if (version === "v4") return { ...modelV3(responder), specificationVersion: "v4" };
   return modelV3(responder);
 }
 
-async function reply(responder: Responder, options: LanguageModelV3CallOptions | LanguageModelV2CallOptions, streamed: boolean): Promise<ResolvedReply> {
-  const request = fromAiSdkPrompt(options.prompt as Parameters<typeof fromAiSdkPrompt>[0], options.tools as Parameters<typeof fromAiSdkPrompt>[1]);
+async function reply(
+  responder: Responder,
+  options: LanguageModelV3CallOptions | LanguageModelV2CallOptions,
+  streamed: boolean,
+): Promise<ResolvedReply> {
+  const request = fromAiSdkPrompt(
+    options.prompt as Parameters<typeof fromAiSdkPrompt>[0],
+    options.tools as Parameters<typeof fromAiSdkPrompt>[1],
+  );
   return catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
 }
 
 function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {
   return [
     ...(resolved.text !== "" ? [{ type: "text" as const, text: resolved.text }] : []),
-    ...resolved.toolCalls.map((call) => ({ type: "tool-call" as const, toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) })),
+    ...resolved.toolCalls.map((call) => ({
+      type: "tool-call" as const,
+      toolCallId: call.id,
+      toolName: call.name,
+      input: JSON.stringify(call.input),
+    })),
   ];
 }
 
@@ -106,7 +121,11 @@ interface FinishShape<TFinish, TUsage> {
   readonly usage: (usage: ResolvedReply["usage"]) => TUsage;
 }
 
-function model<TVersion extends string, TFinish, TUsage>(responder: Responder, specificationVersion: TVersion, shape: FinishShape<TFinish, TUsage>) {
+function model<TVersion extends string, TFinish, TUsage>(
+  responder: Responder,
+  specificationVersion: TVersion,
+  shape: FinishShape<TFinish, TUsage>,
+) {
   const finish = (resolved: ResolvedReply) => ({ finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage) });
   return {
     specificationVersion,

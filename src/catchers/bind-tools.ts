@@ -47,21 +47,45 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
   if (tools !== undefined) records.push([[], checkRecord(tools, "tools")]);
   for (const [path, record] of Object.entries(subagents ?? {})) records.push([splitPath(path), checkRecord(record, `subagents.${path}`)]);
 
-  const plan: { owner: object; key: string; name: string; path: readonly string[]; async: boolean; shape: CallShape; remoteName?: string }[] = [];
+  const plan: {
+    owner: object;
+    key: string;
+    name: string;
+    path: readonly string[];
+    async: boolean;
+    shape: CallShape;
+    remoteName?: string;
+  }[] = [];
   const names = new Map<string, ToolTraits>();
   for (const [path, record] of records) {
     for (const [name, value] of Object.entries(record)) {
       const shape = classifyTool(value);
       const where = `${path.length === 0 ? "tools" : `subagents.${path.join("/")}`}.${name}`;
-      if (shape.kind === "refused") throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
-      const traits = { approval: shape.kind === "executor" && shape.approval, noExecutor: shape.kind === "no-executor", handoff: shape.kind === "agents-sdk-handoff" };
+      if (shape.kind === "refused")
+        throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
+      const traits = {
+        approval: shape.kind === "executor" && shape.approval,
+        noExecutor: shape.kind === "no-executor",
+        handoff: shape.kind === "agents-sdk-handoff",
+      };
       names.set(qualify(name, path), traits);
       if (shape.kind === "function") plan.push({ owner: record, key: name, name, path, async: shape.async, shape: inputFirst });
       if (shape.kind === "executor") plan.push({ owner: value as object, key: "execute", name, path, async: true, shape: inputFirst });
       if (shape.kind === "langchain") plan.push({ owner: value as object, key: "_call", name, path, async: true, shape: langchainCall });
-      if (shape.kind === "agents-sdk") plan.push({ owner: value as object, key: "invoke", name, path, async: true, shape: agentsSdkInvoke });
-      if (shape.kind === "agents-sdk-handoff") plan.push({ owner: value as object, key: "onInvokeHandoff", name, path, async: true, shape: agentsSdkHandoff });
-      if (shape.kind === "mcp") plan.push({ owner: shape.entry.client, key: "callTool", name, path, async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName });
+      if (shape.kind === "agents-sdk")
+        plan.push({ owner: value as object, key: "invoke", name, path, async: true, shape: agentsSdkInvoke });
+      if (shape.kind === "agents-sdk-handoff")
+        plan.push({ owner: value as object, key: "onInvokeHandoff", name, path, async: true, shape: agentsSdkHandoff });
+      if (shape.kind === "mcp")
+        plan.push({
+          owner: shape.entry.client,
+          key: "callTool",
+          name,
+          path,
+          async: true,
+          shape: mcpCallTool,
+          remoteName: shape.entry.remoteName,
+        });
     }
   }
 
@@ -101,7 +125,12 @@ function checkRecord(value: unknown, option: string): { readonly [name: string]:
     );
   }
   if (value === null || typeof value !== "object") {
-    throw new StubConfigError({ pointer: "" }, `\`${option}\` must be a record of tools, got ${value === null ? "null" : typeof value}.`, "pass `{ list_tasks: listTasks, ... }`.", "session");
+    throw new StubConfigError(
+      { pointer: "" },
+      `\`${option}\` must be a record of tools, got ${value === null ? "null" : typeof value}.`,
+      "pass `{ list_tasks: listTasks, ... }`.",
+      "session",
+    );
   }
   return value as { readonly [name: string]: unknown };
 }

@@ -88,7 +88,13 @@ export const mcpCallTool: CallShape = {
   toolName: (args) => stringAt(args[0], "name"),
   deliver: (result) =>
     Promise.resolve(result).then(
-      (value) => (isCallToolResult(value) ? value : { content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }], ...(value !== null && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value } : {}) }),
+      (value) =>
+        isCallToolResult(value)
+          ? value
+          : {
+              content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
+              ...(value !== null && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value } : {}),
+            },
       (error: unknown) => ({ isError: true, content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }] }),
     ),
 };

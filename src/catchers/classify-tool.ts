@@ -19,17 +19,23 @@ export type ToolShape =
   /** Something tooltrace cannot catch: the message says what it is and what to pass instead. */
   | { readonly kind: "refused"; readonly problem: string; readonly fix: string };
 
-const IMPL_FIX = "give the session a record of the functions the tool calls, and have the tool call them through that record: `const impl = { search }; /* the tool's body: */ (input) => impl.search(input); createSession({ tools: impl })`";
+const IMPL_FIX =
+  "give the session a record of the functions the tool calls, and have the tool call them through that record: `const impl = { search }; /* the tool's body: */ (input) => impl.search(input); createSession({ tools: impl })`";
 
 /** Classifies one tool value without calling anything on it. */
 export function classifyTool(value: unknown): ToolShape {
   if (typeof value === "function") return { kind: "function", async: isAsyncFunction(value) };
   if (value === null || typeof value !== "object") {
-    return { kind: "refused", problem: `is ${value === null ? "null" : typeof value}, not a tool`, fix: "pass an AI SDK tool (with `execute`) or a function" };
+    return {
+      kind: "refused",
+      problem: `is ${value === null ? "null" : typeof value}, not a tool`,
+      fix: "pass an AI SDK tool (with `execute`) or a function",
+    };
   }
   if (isMcpToolEntry(value)) return { kind: "mcp", entry: value };
   const record = value as Record<string, unknown>;
-  if (typeof record.execute === "function") return { kind: "executor", approval: record.needsApproval !== undefined && record.needsApproval !== false };
+  if (typeof record.execute === "function")
+    return { kind: "executor", approval: record.needsApproval !== undefined && record.needsApproval !== false };
   if (isLangChainTool(record)) return { kind: "langchain", name: record.name as string };
   if (isAgentsSdkFunctionTool(record)) return { kind: "agents-sdk", name: record.name as string };
   if (isAgentsSdkHandoff(record)) return { kind: "agents-sdk-handoff", name: record.toolName as string };
@@ -37,13 +43,26 @@ export function classifyTool(value: unknown): ToolShape {
   if (framework !== undefined) {
     return { kind: "refused", problem: `is ${framework}, whose calls tooltrace cannot catch yet (no adapter)`, fix: IMPL_FIX };
   }
-  if (record.execute === undefined && (record.inputSchema !== undefined || record.type === "provider-defined" || record.type === "provider")) return { kind: "no-executor" };
-  return { kind: "refused", problem: `is an object without an \`execute\` function (keys: ${Object.keys(record).slice(0, 8).join(", ") || "none"})`, fix: "pass an AI SDK tool (with `execute`) or a function" };
+  if (
+    record.execute === undefined &&
+    (record.inputSchema !== undefined || record.type === "provider-defined" || record.type === "provider")
+  )
+    return { kind: "no-executor" };
+  return {
+    kind: "refused",
+    problem: `is an object without an \`execute\` function (keys: ${Object.keys(record).slice(0, 8).join(", ") || "none"})`,
+    fix: "pass an AI SDK tool (with `execute`) or a function",
+  };
 }
 
 /** A LangChain `StructuredTool` (what `tool()` from `@langchain/core/tools` makes): `invoke`, `name`, and `_call` to patch. */
 function isLangChainTool(record: Record<string, unknown>): boolean {
-  return typeof record.invoke === "function" && typeof record._call === "function" && typeof record.name === "string" && ("lc_serializable" in record || "lc_kwargs" in record);
+  return (
+    typeof record.invoke === "function" &&
+    typeof record._call === "function" &&
+    typeof record.name === "string" &&
+    ("lc_serializable" in record || "lc_kwargs" in record)
+  );
 }
 
 /** An OpenAI Agents SDK `FunctionTool`: `type: "function"`, a name, and the public `invoke(runContext, input, details)`. */
@@ -53,12 +72,18 @@ function isAgentsSdkFunctionTool(record: Record<string, unknown>): boolean {
 
 /** An OpenAI Agents SDK `Handoff`: the tool name the model calls, and the public `onInvokeHandoff(runContext, args)`. */
 function isAgentsSdkHandoff(record: Record<string, unknown>): boolean {
-  return typeof record.toolName === "string" && typeof record.onInvokeHandoff === "function" && typeof record.getHandoffAsFunctionTool === "function";
+  return (
+    typeof record.toolName === "string" &&
+    typeof record.onInvokeHandoff === "function" &&
+    typeof record.getHandoffAsFunctionTool === "function"
+  );
 }
 
 function frameworkOf(record: Record<string, unknown>): string | undefined {
-  if (typeof record.callback === "function" || (typeof record.handler === "function" && typeof record.update === "function")) return "an MCP server's registered tool (tooltrace catches MCP tools at the client: `tools: await mcpTools(client)`)";
-  if (typeof record.invoke === "function" || typeof record.call === "function") return "a tool object with `invoke`/`call` but no `execute`";
+  if (typeof record.callback === "function" || (typeof record.handler === "function" && typeof record.update === "function"))
+    return "an MCP server's registered tool (tooltrace catches MCP tools at the client: `tools: await mcpTools(client)`)";
+  if (typeof record.invoke === "function" || typeof record.call === "function")
+    return "a tool object with `invoke`/`call` but no `execute`";
   return undefined;
 }
 
@@ -70,7 +95,11 @@ function isAsyncFunction(fn: Function): boolean {
 /** The tools of an array keyed by their own names, when every item is a named framework tool (LangChain, Agents SDK). */
 export function namedToolsOf(items: readonly unknown[]): Record<string, unknown> | undefined {
   const shapes = items.map(classifyTool);
-  if (items.length === 0 || !shapes.every((shape) => shape.kind === "langchain" || shape.kind === "agents-sdk" || shape.kind === "agents-sdk-handoff")) return undefined;
+  if (
+    items.length === 0 ||
+    !shapes.every((shape) => shape.kind === "langchain" || shape.kind === "agents-sdk" || shape.kind === "agents-sdk-handoff")
+  )
+    return undefined;
   return Object.fromEntries(shapes.map((shape, i) => [(shape as { name: string }).name, items[i]]));
 }
 

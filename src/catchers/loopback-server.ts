@@ -40,7 +40,11 @@ export async function serveOnLoopback(handler: (request: Request) => Promise<Res
   };
 }
 
-async function respond(handler: (request: Request) => Promise<Response>, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+async function respond(
+  handler: (request: Request) => Promise<Response>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
   try {
     const response = await handler(toRequest(incoming));
     const headers: Record<string, string> = {};

@@ -26,12 +26,27 @@ export function catchModelCall(
   const terminal: Terminal =
     live !== undefined && context !== undefined
       ? { source: REAL_MODEL, live: true, run: (request) => live(request as CaughtModelCall["request"]) }
-      : { source: MOCK_MODEL, live: false, run: (request, progress) => responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context?.host.nextModelSeed?.()) };
-  if (context !== undefined) return Promise.resolve(context.host.handle(context, { kind: "model", ...caught }, terminal) as Promise<ResolvedReply>);
+      : {
+          source: MOCK_MODEL,
+          live: false,
+          run: (request, progress) =>
+            responder.respond(
+              request as CaughtModelCall["request"],
+              idPrefix,
+              (step) => progress.step(step),
+              context?.host.nextModelSeed?.(),
+            ),
+        };
+  if (context !== undefined)
+    return Promise.resolve(context.host.handle(context, { kind: "model", ...caught }, terminal) as Promise<ResolvedReply>);
   return answerOutsideSession(responder, caught, idPrefix);
 }
 
-async function answerOutsideSession(responder: Responder, caught: Omit<CaughtModelCall, "kind">, idPrefix: string | undefined): Promise<ResolvedReply> {
+async function answerOutsideSession(
+  responder: Responder,
+  caught: Omit<CaughtModelCall, "kind">,
+  idPrefix: string | undefined,
+): Promise<ResolvedReply> {
   const startedAt = Date.now();
   const started = performance.now();
   let step: number | undefined;

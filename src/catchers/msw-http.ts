@@ -41,11 +41,17 @@ export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
     async ({ request }) => {
       const context = currentTurnContext();
       if (context === undefined) return undefined;
-      const others = options.userHandlers?.().filter((handler): handler is RequestHandler => isRequestHandler(handler) && !isTooltraceHandler(handler));
+      const others = options
+        .userHandlers?.()
+        .filter((handler): handler is RequestHandler => isRequestHandler(handler) && !isTooltraceHandler(handler));
       const terminal = others === undefined ? networkTerminal(request) : await userTerminal(others, request);
       try {
         const view = await requestView(request);
-        return (await context.host.handle(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal)) as Response;
+        return (await context.host.handle(
+          context,
+          { kind: "http", method: request.method, url: request.url, request: view },
+          terminal,
+        )) as Response;
       } catch {
         return Response.error();
       }
@@ -87,7 +93,12 @@ function isPassthrough(response: Response): boolean {
 }
 
 function isRequestHandler(handler: unknown): handler is RequestHandler {
-  return handler !== null && typeof handler === "object" && typeof (handler as RequestHandler).test === "function" && typeof (handler as RequestHandler).run === "function";
+  return (
+    handler !== null &&
+    typeof handler === "object" &&
+    typeof (handler as RequestHandler).test === "function" &&
+    typeof (handler as RequestHandler).run === "function"
+  );
 }
 
 /** The request as HTTP mocks match it and the trace keeps it: plain JSON, the body read from a clone. */

@@ -48,11 +48,21 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
   const endpoint = urlMatcher([...new Set(urls)]);
   // Everything else under the providers' hosts and the given bases is answered too (a models list, a
   // token count, a 404 in the provider's shape), so no stray request reaches a real provider.
-  const bases = [new URL(DEFAULT_BASE_URLS.anthropic).origin, new URL(DEFAULT_BASE_URLS.openai).origin, ...(options.baseUrls ?? []).map((base) => base.replace(/\*.*$/, "").replace(/\/+$/, ""))];
+  const bases = [
+    new URL(DEFAULT_BASE_URLS.anthropic).origin,
+    new URL(DEFAULT_BASE_URLS.openai).origin,
+    ...(options.baseUrls ?? []).map((base) => base.replace(/\*.*$/, "").replace(/\/+$/, "")),
+  ];
   const underBase = (url: string) => bases.some((base) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`));
   const handlers = [
-    http.post(({ request }) => open && endpoint(request.url), ({ request }) => answer.answer(request)),
-    http.all(({ request }) => open && underBase(request.url), ({ request }) => answer.answer(request)),
+    http.post(
+      ({ request }) => open && endpoint(request.url),
+      ({ request }) => answer.answer(request),
+    ),
+    http.all(
+      ({ request }) => open && underBase(request.url),
+      ({ request }) => answer.answer(request),
+    ),
   ];
   for (const handler of handlers) markTooltraceHandler(handler);
   return {

@@ -45,7 +45,12 @@ export interface LlmServer extends LlmWire {
 }
 
 /** tooltrace's own MSW server in this process, and how many wire mocks use it. */
-const own = globalSingleton("ownMswServer", () => ({ server: undefined as { use(...handlers: HttpHandler[]): void } | undefined, policy: "bypass" as string, users: 0, stop: () => undefined as void }));
+const own = globalSingleton("ownMswServer", () => ({
+  server: undefined as { use(...handlers: HttpHandler[]): void } | undefined,
+  policy: "bypass" as string,
+  users: 0,
+  stop: () => undefined as void,
+}));
 
 /**
  * Starts answering the LLM APIs.
@@ -124,7 +129,8 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
   const catcher = listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: listHandlers });
   const added = [...wire.handlers, ...(catcher ? [catcher] : [])];
   // Among the initial handlers (the ones `resetHandlers()` goes back to), in front: after close they stay, inert.
-  if (listHandlers !== undefined && server.resetHandlers !== undefined) server.resetHandlers(...added, ...(listHandlers() as HttpHandler[]));
+  if (listHandlers !== undefined && server.resetHandlers !== undefined)
+    server.resetHandlers(...added, ...(listHandlers() as HttpHandler[]));
   else server.use(...added);
   const release = catcher === undefined ? () => undefined : holdInterception("joined");
   const close = () => {

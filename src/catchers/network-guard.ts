@@ -44,7 +44,8 @@ export function installNetworkGuard(): () => void {
       const patched = globalThis.fetch;
       // Marked only while MSW intercepts under it: once a server closes (or before it listens) the same
       // function reaches the network unseen.
-      const wrapped: Fetch = (input, init) => (mswIsListening() ? state.viaFetch.run(true, () => patched(input, init)) : patched(input, init));
+      const wrapped: Fetch = (input, init) =>
+        mswIsListening() ? state.viaFetch.run(true, () => patched(input, init)) : patched(input, init);
       globalThis.fetch = wrapped;
       state.fetch = { patched, wrapped };
       const guard: Dispatcher = Object.create(original) as Dispatcher;
@@ -53,7 +54,9 @@ export function installNetworkGuard(): () => void {
         const refusal = context?.host.uncaught?.(context, options.method ?? "GET", `${String(options.origin ?? "")}${options.path ?? ""}`);
         if (refusal === undefined) return original.dispatch(options, handler);
         const error = new TypeError(refusal);
-        queueMicrotask(() => (typeof handler.onResponseError === "function" ? handler.onResponseError(null, error) : handler.onError?.(error)));
+        queueMicrotask(() =>
+          typeof handler.onResponseError === "function" ? handler.onResponseError(null, error) : handler.onError?.(error),
+        );
         return true;
       };
       store[DISPATCHER] = guard;
@@ -75,7 +78,8 @@ export function installNetworkGuard(): () => void {
     if (state.installs > 0) return;
     // Each piece goes back only if nobody replaced it since (`setGlobalDispatcher`, another patch of `fetch`).
     if (state.fetch !== undefined && globalThis.fetch === state.fetch.wrapped) globalThis.fetch = state.fetch.patched;
-    if (state.dispatcher !== undefined && Object.getPrototypeOf(store[DISPATCHER]) === state.dispatcher) store[DISPATCHER] = state.dispatcher;
+    if (state.dispatcher !== undefined && Object.getPrototypeOf(store[DISPATCHER]) === state.dispatcher)
+      store[DISPATCHER] = state.dispatcher;
     state.fetch = undefined;
     state.dispatcher = undefined;
   };

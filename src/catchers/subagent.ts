@@ -15,7 +15,10 @@ import { currentTurnContext, runInTurnContext } from "./turn-context.js";
  */
 export function inSubagent<T>(path: string, fn: () => T): T {
   const parts = typeof path === "string" ? splitPath(path) : [];
-  if (parts.length === 0) throw new TypeError(`[tooltrace] inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`);
+  if (parts.length === 0)
+    throw new TypeError(
+      `[tooltrace] inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`,
+    );
   if (typeof fn !== "function") throw new TypeError("[tooltrace] inSubagent(path, fn): `fn` must be a function.");
   const context = currentTurnContext();
   if (context === undefined) return fn();
@@ -38,4 +41,3 @@ export function samePath(a: readonly string[], b: readonly string[]): boolean {
 export function qualify(tool: string, path: readonly string[]): string {
   return path.length === 0 ? tool : `${path.join("/")}/${tool}`;
 }
-

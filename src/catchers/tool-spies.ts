@@ -27,7 +27,14 @@ const executors = globalSingleton("executors", () => new WeakMap<object, Map<str
  * inside a session's turn goes to that session (which decides what answers it); any other call runs the
  * original function untouched. Returns the executor; `release` undoes one hold, and the last restores it.
  */
-export function holdExecutor(owner: object, key: string, label: string, async: boolean, host: InteractionHost, shape: CallShape = inputFirst): Executor {
+export function holdExecutor(
+  owner: object,
+  key: string,
+  label: string,
+  async: boolean,
+  host: InteractionHost,
+  shape: CallShape = inputFirst,
+): Executor {
   let byKey = executors.get(owner);
   if (byKey === undefined) {
     byKey = new Map();
@@ -48,7 +55,9 @@ export function releaseExecutor(executor: Executor, host: InteractionHost): void
 function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>, shape: CallShape): Executor {
   const descriptor = Object.getOwnPropertyDescriptor(owner, key);
   if (descriptor !== undefined && !descriptor.configurable && !descriptor.writable) {
-    throw new TypeError(`[tooltrace] cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?). Pass tools whose executors can be replaced.`);
+    throw new TypeError(
+      `[tooltrace] cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?). Pass tools whose executors can be replaced.`,
+    );
   }
   const original = (owner as Record<string, AnyFunction>)[key] as AnyFunction;
   const executor: Executor = {
@@ -75,7 +84,14 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
       },
     };
     const caughtInput = shape.input(args);
-    const caught = { kind: "tool", executor, input: caughtInput, callId: shape.callId(args), toolName: shape.toolName?.(args), traced: shape.traced } as const;
+    const caught = {
+      kind: "tool",
+      executor,
+      input: caughtInput,
+      callId: shape.callId(args),
+      toolName: shape.toolName?.(args),
+      traced: shape.traced,
+    } as const;
     if (!executor.async) return context.host.handle(context, caught, terminal);
     // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
     let answer: unknown;

@@ -24,5 +24,11 @@ export interface ChainParts {
  *   record → the session's steps (middleware) → stubs and HTTP mocks → cassette → strict → the real thing
  */
 export function buildSteps(parts: ChainParts): readonly Step[] {
-  return [...(parts.steps ?? []), stubStep(parts.rules), ...(parts.httpMocks ? [parts.httpMocks] : []), ...(parts.cassette ? [parts.cassette] : []), ...(parts.strict ? [strictStep] : [])];
+  return [
+    ...(parts.steps ?? []),
+    stubStep(parts.rules),
+    ...(parts.httpMocks ? [parts.httpMocks] : []),
+    ...(parts.cassette ? [parts.cassette] : []),
+    ...(parts.strict ? [strictStep] : []),
+  ];
 }

@@ -132,7 +132,9 @@ export class ChainCall implements TerminalProgress {
       this.record.answeredBy ??= this.terminal.source;
       return this.terminal.run(this.input, this);
     }
-    return step.run(new StepView(this, step.name), (...next: unknown[]) => this.dispatch(steps, index + 1, next.length === 0 ? this.input : next[0], step.name));
+    return step.run(new StepView(this, step.name), (...next: unknown[]) =>
+      this.dispatch(steps, index + 1, next.length === 0 ? this.input : next[0], step.name),
+    );
   }
 
   private rewrite(input: unknown, by: string): void {
@@ -210,5 +212,7 @@ class StepView implements StepContext {
 
 /** True for promises and other thenables. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+  return (
+    value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function"
+  );
 }

@@ -57,7 +57,8 @@ export interface CliSpec {
 export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<never> {
   const agent: Agent<never> = async (message, { signal }) => {
     const context = currentTurnContext();
-    if (context === undefined) throw new TooltraceError(`${spec.name} runs only as a session's agent: createSession({ agent: ${spec.name}(), llm })`);
+    if (context === undefined)
+      throw new TooltraceError(`${spec.name} runs only as a session's agent: createSession({ agent: ${spec.name}(), llm })`);
     const root = mkdtempSync(join(tmpdir(), `tooltrace-${spec.name}-`));
     const folders: CliRunFolders = { cwd: join(root, "work"), home: join(root, "home") };
     mkdirSync(folders.cwd);
@@ -68,7 +69,12 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     try {
       await options.setup?.(folders);
       const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
-      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), { cwd: folders.cwd, env, signal, ...(spec.promptOnStdin ? { stdin: message } : {}) });
+      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), {
+        cwd: folders.cwd,
+        env,
+        signal,
+        ...(spec.promptOnStdin ? { stdin: message } : {}),
+      });
       signal.throwIfAborted();
       if (result.code !== 0) {
         throw new TooltraceError(`${spec.name} exited with ${result.code ?? result.signal}: ${lastLines(result.stderr || result.stdout)}`);

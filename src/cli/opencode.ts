@@ -9,7 +9,11 @@ export interface OpencodeOptions extends CliAgentOptions {
   readonly api?: "anthropic" | "openai-chat" | "openai-responses";
 }
 
-const PROVIDER_PACKAGES = { anthropic: "@ai-sdk/anthropic", "openai-chat": "@ai-sdk/openai-compatible", "openai-responses": "@ai-sdk/openai" } as const;
+const PROVIDER_PACKAGES = {
+  anthropic: "@ai-sdk/anthropic",
+  "openai-chat": "@ai-sdk/openai-compatible",
+  "openai-responses": "@ai-sdk/openai",
+} as const;
 
 /**
  * OpenCode (`opencode run`) as a session's agent: one non-interactive run per turn in a scratch folder with
@@ -35,7 +39,14 @@ export function opencode(options: OpencodeOptions = {}): Agent<never> {
         npm_config_offline: "true",
         OPENCODE_CONFIG_CONTENT: JSON.stringify({
           model: `tooltrace/${o.model ?? "mock-model"}`,
-          provider: { tooltrace: { npm: PROVIDER_PACKAGES[api], name: "tooltrace", options: { baseURL: `${url}/v1`, apiKey: "sk-tooltrace-mock" }, models: { [o.model ?? "mock-model"]: { name: "mock", tool_call: true } } } },
+          provider: {
+            tooltrace: {
+              npm: PROVIDER_PACKAGES[api],
+              name: "tooltrace",
+              options: { baseURL: `${url}/v1`, apiKey: "sk-tooltrace-mock" },
+              models: { [o.model ?? "mock-model"]: { name: "mock", tool_call: true } },
+            },
+          },
         }),
       }),
       answer: (stdout) =>

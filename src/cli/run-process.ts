@@ -15,9 +15,18 @@ const MAX_OUTPUT = 8 * 1024 * 1024;
  * Runs `command` in its own process group, with `stdin` as its input (or none). When `signal` aborts, the whole group is killed
  * (SIGTERM, then SIGKILL after a grace period), so a CLI that hangs, and whatever it started, stops.
  */
-export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; stdin?: string }): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; stdin?: string },
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     // A CLI that exits before reading its input must not crash the test worker with EPIPE: its exit code says it.
     child.stdin?.on("error", () => undefined);
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);

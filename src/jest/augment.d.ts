@@ -6,4 +6,3 @@ declare global {
     interface Matchers<R> extends TooltraceMatchers<R> {}
   }
 }
-

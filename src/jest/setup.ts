@@ -23,7 +23,9 @@ jest.expect.extend(matchers);
 resetCassetteWriters();
 
 /** The unused-rule policy for Jest, which has no plugin options: `warn` (default), `error` or `ignore`. */
-const policy = (["warn", "error", "ignore"] as const).find((value) => value === process.env.TOOLTRACE_UNUSED_RULES) ?? ("warn" satisfies UnusedRulesPolicy);
+const policy =
+  (["warn", "error", "ignore"] as const).find((value) => value === process.env.TOOLTRACE_UNUSED_RULES) ??
+  ("warn" satisfies UnusedRulesPolicy);
 
 let scope: TestScope | undefined;
 jest.beforeEach(() => {

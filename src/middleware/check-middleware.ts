@@ -12,19 +12,29 @@ export function checkMiddleware(lists: readonly (readonly unknown[] | undefined)
   const names = new Set<string>();
   for (const list of lists) {
     if (list === undefined) continue;
-    if (!Array.isArray(list)) throw new TooltraceError("`middleware` must be an array of middleware objects ({ name, beforeEval?, onToolCall?, afterEval? }).");
+    if (!Array.isArray(list))
+      throw new TooltraceError("`middleware` must be an array of middleware objects ({ name, beforeEval?, onToolCall?, afterEval? }).");
     for (const [index, value] of list.entries()) {
       const where = `middleware[${index}]`;
-      if (value === null || typeof value !== "object") throw new TooltraceError(`${where} must be an object { name, beforeEval?, onToolCall?, afterEval? }, got ${value === null ? "null" : typeof value}.`);
+      if (value === null || typeof value !== "object")
+        throw new TooltraceError(
+          `${where} must be an object { name, beforeEval?, onToolCall?, afterEval? }, got ${value === null ? "null" : typeof value}.`,
+        );
       const middleware = value as Middleware;
-      if (typeof middleware.name !== "string" || middleware.name === "") throw new TooltraceError(`${where} needs a \`name\`: a non-empty string, unique in the session.`);
-      if (names.has(middleware.name)) throw new TooltraceError(`two middleware are named "${middleware.name}"; names must be unique in a session (the plugin's and the session's together).`);
+      if (typeof middleware.name !== "string" || middleware.name === "")
+        throw new TooltraceError(`${where} needs a \`name\`: a non-empty string, unique in the session.`);
+      if (names.has(middleware.name))
+        throw new TooltraceError(
+          `two middleware are named "${middleware.name}"; names must be unique in a session (the plugin's and the session's together).`,
+        );
       names.add(middleware.name);
       for (const phase of PHASES) {
         const fn = (middleware as unknown as Record<string, unknown>)[phase];
-        if (fn !== undefined && typeof fn !== "function") throw new TooltraceError(`middleware "${middleware.name}": \`${phase}\` must be a function, got ${typeof fn}.`);
+        if (fn !== undefined && typeof fn !== "function")
+          throw new TooltraceError(`middleware "${middleware.name}": \`${phase}\` must be a function, got ${typeof fn}.`);
       }
-      if (PHASES.every((phase) => middleware[phase] === undefined)) throw new TooltraceError(`middleware "${middleware.name}" has no phase: give it beforeEval, onToolCall or afterEval.`);
+      if (PHASES.every((phase) => middleware[phase] === undefined))
+        throw new TooltraceError(`middleware "${middleware.name}" has no phase: give it beforeEval, onToolCall or afterEval.`);
       all.push(middleware);
     }
   }

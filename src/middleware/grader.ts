@@ -37,7 +37,8 @@ export interface GraderResult {
  */
 export function grader(options: GraderOptions): Middleware {
   const by = options.by ?? "contains";
-  if (by !== "contains" && by !== "llm") throw new TypeError(`[tooltrace] grader({ by }): use "contains" or "llm", got ${JSON.stringify(by)}.`);
+  if (by !== "contains" && by !== "llm")
+    throw new TypeError(`[tooltrace] grader({ by }): use "contains" or "llm", got ${JSON.stringify(by)}.`);
   return {
     name: options.name ?? "grader",
     async afterEval({ message, answer, ctx }): Promise<GraderResult> {
@@ -47,7 +48,9 @@ export function grader(options: GraderOptions): Middleware {
         const pass = typeof expected === "string" ? answer.toLowerCase().includes(expected.toLowerCase()) : answer.search(expected) !== -1;
         return { pass, expected: shown, answer };
       }
-      const verdict = await ctx.callLLM(`Grade an answer.\nQuestion: ${message}\nAnswer: ${answer}\nExpected: ${shown}\nReply PASS or FAIL, then one line saying why.`);
+      const verdict = await ctx.callLLM(
+        `Grade an answer.\nQuestion: ${message}\nAnswer: ${answer}\nExpected: ${shown}\nReply PASS or FAIL, then one line saying why.`,
+      );
       return { pass: /^\s*PASS\b/i.test(verdict), expected: shown, answer, reason: verdict.replace(/^\s*(PASS|FAIL)\b[\s:.-]*/i, "") };
     },
   };

@@ -56,7 +56,7 @@ export function scrubber(options: ScrubberOptions): Middleware {
 }
 
 function mentions(value: unknown, needles: readonly string[]): boolean {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   return needles.some((needle) => text.includes(needle));
 }
 

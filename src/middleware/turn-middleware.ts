@@ -43,9 +43,16 @@ export class TurnMiddleware {
     let current = message;
     for (const middleware of this.list) {
       if (middleware.beforeEval === undefined) continue;
-      const out = await this.guard(middleware, "beforeEval", () => middleware.beforeEval?.({ message: current, ctx: this.context(middleware) }));
+      const out = await this.guard(middleware, "beforeEval", () =>
+        middleware.beforeEval?.({ message: current, ctx: this.context(middleware) }),
+      );
       if (out === undefined) continue;
-      if (typeof out !== "string") throw this.failure(middleware, "beforeEval", new TypeError(`beforeEval must return the new message as a string, or nothing; got ${typeof out}`));
+      if (typeof out !== "string")
+        throw this.failure(
+          middleware,
+          "beforeEval",
+          new TypeError(`beforeEval must return the new message as a string, or nothing; got ${typeof out}`),
+        );
       current = out;
     }
     return current;
@@ -61,12 +68,18 @@ export class TurnMiddleware {
   }
 
   /** One middleware's `onToolCall` around one tool call, as a step of the chain. */
-  toolCall(middleware: Middleware, onToolCall: NonNullable<Middleware["onToolCall"]>, ctx: StepContext, next: (input?: unknown) => unknown): unknown {
+  toolCall(
+    middleware: Middleware,
+    onToolCall: NonNullable<Middleware["onToolCall"]>,
+    ctx: StepContext,
+    next: (input?: unknown) => unknown,
+  ): unknown {
     const source = { kind: "middleware", name: middleware.name } as const;
     let handled: { value: unknown } | undefined;
     let toolError: unknown = PASSED_ON;
     const handler = (...input: unknown[]): unknown => {
-      if (handled !== undefined) throw new TooltraceError(`middleware "${middleware.name}" called handler twice for ${ctx.name}; call it at most once.`);
+      if (handled !== undefined)
+        throw new TooltraceError(`middleware "${middleware.name}" called handler twice for ${ctx.name}; call it at most once.`);
       const entry = { value: undefined as unknown };
       handled = entry;
       const failed = (error: unknown): never => {

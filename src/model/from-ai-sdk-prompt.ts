@@ -11,7 +11,9 @@ interface PromptPart {
   readonly output?: { readonly type: string; readonly value?: unknown; readonly reason?: string };
 }
 
-type PromptMessage = { readonly role: "system"; readonly content: string } | { readonly role: "user" | "assistant" | "tool"; readonly content: readonly PromptPart[] };
+type PromptMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user" | "assistant" | "tool"; readonly content: readonly PromptPart[] };
 
 interface PromptTool {
   readonly type: string;
@@ -35,7 +37,11 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
     for (const part of message.content) {
       if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
       if (part.type === "tool-call") {
-        calls.push({ id: part.toolCallId ?? "", name: part.toolName ?? "", input: typeof part.input === "string" ? parseMaybeJson(part.input) : part.input });
+        calls.push({
+          id: part.toolCallId ?? "",
+          name: part.toolName ?? "",
+          input: typeof part.input === "string" ? parseMaybeJson(part.input) : part.input,
+        });
       }
       if (part.type === "tool-result") {
         const result = { id: part.toolCallId ?? "", name: part.toolName ?? "", ...decodeOutput(part.output) };
@@ -44,10 +50,17 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
       }
     }
     toolResults.push(...results);
-    messages.push({ role: message.role, text: texts.join("\n"), ...(calls.length > 0 ? { toolCalls: calls } : {}), ...(results.length > 0 ? { toolResults: results } : {}) });
+    messages.push({
+      role: message.role,
+      text: texts.join("\n"),
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      ...(results.length > 0 ? { toolResults: results } : {}),
+    });
   }
   // Function tools carry a schema; provider tools (`openai.web_search`, ...) are offered by name and type.
-  const offered: MockModelTool[] = (tools ?? []).map((tool) => toolView(tool.name, tool.description, tool.inputSchema, tool.type === "function" ? "function" : "provider"));
+  const offered: MockModelTool[] = (tools ?? []).map((tool) =>
+    toolView(tool.name, tool.description, tool.inputSchema, tool.type === "function" ? "function" : "provider"),
+  );
   return requestView(messages, offered, toolResults);
 }
 

@@ -6,7 +6,11 @@ export function toolView(name: string, description: unknown, inputSchema: unknow
 }
 
 /** Builds the request view from the messages, tools and tool results a codec decoded. */
-export function requestView(messages: readonly MockModelMessage[], tools: readonly MockModelTool[], toolResults: readonly MockModelToolResult[]): MockModelRequest {
+export function requestView(
+  messages: readonly MockModelMessage[],
+  tools: readonly MockModelTool[],
+  toolResults: readonly MockModelToolResult[],
+): MockModelRequest {
   const userMessages = messages.filter((message) => message.role === "user").map((message) => message.text);
   return {
     messages,

@@ -9,11 +9,15 @@ import type { MockModelReply, MockModelRequest, ResolvedReply } from "./types.js
 export function resolveReply(reply: MockModelReply, request: MockModelRequest, callNumber: number, idPrefix = "call_"): ResolvedReply {
   const response = typeof reply === "string" ? { text: reply } : reply;
   if (response === null || typeof response !== "object") {
-    throw new TooltraceError(`mock model call ${callNumber}: the responder returned ${String(reply)}; return a string or { text?, toolCalls?, usage? }.`);
+    throw new TooltraceError(
+      `mock model call ${callNumber}: the responder returned ${String(reply)}; return a string or { text?, toolCalls?, usage? }.`,
+    );
   }
   const toolCalls = response.toolCalls ?? [];
   if (response.text === undefined && toolCalls.length === 0) {
-    throw new TooltraceError(`mock model call ${callNumber}: the reply has neither text nor tool calls. Return { text: "" } for an empty reply.`);
+    throw new TooltraceError(
+      `mock model call ${callNumber}: the reply has neither text nor tool calls. Return { text: "" } for an empty reply.`,
+    );
   }
   if (response.text !== undefined && typeof response.text !== "string") {
     throw new TooltraceError(`mock model call ${callNumber}: \`text\` must be a string.`);
@@ -25,7 +29,10 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
   for (const message of request.messages) for (const call of message.toolCalls ?? []) taken.add(call.id);
   for (const result of request.toolResults) taken.add(result.id);
   for (const call of toolCalls) if (typeof call?.id === "string") taken.add(call.id);
-  const prior = Math.max(request.toolResults.length, request.messages.reduce((sum, message) => sum + (message.toolCalls?.length ?? 0), 0));
+  const prior = Math.max(
+    request.toolResults.length,
+    request.messages.reduce((sum, message) => sum + (message.toolCalls?.length ?? 0), 0),
+  );
   const deriveId = (position: number) => {
     let n = prior + position + 1;
     while (taken.has(`${idPrefix}${n}`)) n += 1;
@@ -37,7 +44,9 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
     if (typeof call?.name !== "string") throw new TooltraceError(`mock model call ${callNumber}: tool call ${i} needs a \`name\`.`);
     if (!offered.has(call.name)) {
       const list = [...offered].join(", ") || "no tools";
-      throw new TooltraceError(`mock model call ${callNumber}: the responder called tool "${call.name}", but the agent offered ${list}. Call one of those, or offer "${call.name}" to the model.`);
+      throw new TooltraceError(
+        `mock model call ${callNumber}: the responder called tool "${call.name}", but the agent offered ${list}. Call one of those, or offer "${call.name}" to the model.`,
+      );
     }
     return { id: call.id ?? deriveId(i), name: call.name, input: call.input ?? {} };
   });

@@ -11,7 +11,12 @@ export interface Responder {
    * Answers one model call. Throws a `TooltraceError` for a bad reply or a script that ran out.
    * `idPrefix` shapes derived tool-call ids the way the provider does (`toolu_` for Anthropic).
    */
-  respond(request: MockModelRequest, idPrefix?: string, onStep?: (step: number) => void, variant?: { readonly seed: number | undefined; readonly call: number }): Promise<ResolvedReply>;
+  respond(
+    request: MockModelRequest,
+    idPrefix?: string,
+    onStep?: (step: number) => void,
+    variant?: { readonly seed: number | undefined; readonly call: number },
+  ): Promise<ResolvedReply>;
   /** How many calls this responder has answered. */
   readonly calls: number;
 }

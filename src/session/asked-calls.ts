@@ -23,7 +23,14 @@ export class AskedCalls {
   /** Remembers the tool calls of a model reply. */
   noteReply(call: ModelCall): void {
     for (const asked of call.reply.toolCalls) {
-      this.open.push({ id: asked.id, name: asked.name, qualifiedName: qualify(asked.name, call.path), path: call.path, input: asked.input, turnIndex: call.turnIndex });
+      this.open.push({
+        id: asked.id,
+        name: asked.name,
+        qualifiedName: qualify(asked.name, call.path),
+        path: call.path,
+        input: asked.input,
+        turnIndex: call.turnIndex,
+      });
     }
   }
 

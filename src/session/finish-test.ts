@@ -33,8 +33,18 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
   }
   const meta: TooltraceTaskMeta = {
     version: TRACE_FORMAT_VERSION,
-    sessions: reports.map((report) => ({ name: report.name, strict: report.strict, turns: report.turnsJson(), unusedRuleIds: [...report.unusedRuleIds], violations: [...report.violations], ...(report.cassette ? { cassette: report.cassette } : {}) })),
+    sessions: reports.map((report) => ({
+      name: report.name,
+      strict: report.strict,
+      turns: report.turnsJson(),
+      unusedRuleIds: [...report.unusedRuleIds],
+      violations: [...report.violations],
+      ...(report.cassette ? { cassette: report.cassette } : {}),
+    })),
   };
-  const failure = errors.length === 0 ? undefined : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
+  const failure =
+    errors.length === 0
+      ? undefined
+      : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
   return { meta, warnings, failure };
 }

@@ -17,7 +17,11 @@ export function toResolvedReply(value: unknown): ResolvedReply {
   const reply = (value ?? {}) as Partial<ResolvedReply>;
   // Already whole: the same object goes back (a real model's reply is known by it, see `rawReplyOf`).
   if (typeof reply.text === "string" && Array.isArray(reply.toolCalls) && reply.usage !== undefined) return reply as ResolvedReply;
-  return { text: typeof reply.text === "string" ? reply.text : "", toolCalls: Array.isArray(reply.toolCalls) ? reply.toolCalls : [], usage: reply.usage ?? ZERO_USAGE };
+  return {
+    text: typeof reply.text === "string" ? reply.text : "",
+    toolCalls: Array.isArray(reply.toolCalls) ? reply.toolCalls : [],
+    usage: reply.usage ?? ZERO_USAGE,
+  };
 }
 
 /** A model's result is its resolved reply: text, tool calls and usage. */

@@ -51,7 +51,10 @@ export class TestScope {
   }
 }
 
-const state = globalSingleton("scopes", () => ({ storage: new AsyncLocalStorage<TestScope>(), active: undefined as TestScope | undefined }));
+const state = globalSingleton("scopes", () => ({
+  storage: new AsyncLocalStorage<TestScope>(),
+  active: undefined as TestScope | undefined,
+}));
 
 /** The scope of the test running in this async context (or the runner's active test, when it runs one at a time). */
 export function currentScope(): TestScope | undefined {

@@ -118,14 +118,22 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     this.responder = options.llm === undefined ? undefined : createResponder(options.llm);
     this.upstream = checkUpstream(options.upstream);
     if (this.upstream !== undefined && this.responder !== undefined) {
-      throw new StubConfigError({ pointer: "/upstream" }, "the session has both `llm` (a mock model answers) and `upstream` (the real model answers).", "keep one: `llm` to script the model, `upstream` to call the real one (and record it with a cassette).", "session");
+      throw new StubConfigError(
+        { pointer: "/upstream" },
+        "the session has both `llm` (a mock model answers) and `upstream` (the real model answers).",
+        "keep one: `llm` to script the model, `upstream` to call the real one (and record it with a cassette).",
+        "session",
+      );
     }
-    if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new TypeError(`[tooltrace] createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
+    if (options.seed !== undefined && !Number.isSafeInteger(options.seed))
+      throw new TypeError(`[tooltrace] createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
     this.seed = options.seed;
     this.middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
     // The run's shared mocks first; anything but an array in `http` is refused by compileHttpMocks itself.
     const shared = sharedHttpMocks();
-    const httpMocks = compileHttpMocks(options.http === undefined ? shared : Array.isArray(options.http) ? [...shared, ...options.http] : options.http);
+    const httpMocks = compileHttpMocks(
+      options.http === undefined ? shared : Array.isArray(options.http) ? [...shared, ...options.http] : options.http,
+    );
     this.httpMocks = httpMockStep(httpMocks, new Set(httpMocks.slice(shared.length).map((mock) => mock.id)), this.seed);
     if (options.http !== undefined && options.http.length > 0 && !httpIsCaught()) {
       throw new StubConfigError(
@@ -137,15 +145,24 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     }
     if (options.cassette?.replay !== undefined) checkPrefixReplay(this.upstream, this.strict);
     const cassetteName = options.name ?? `session ${indexInTest + 1}`;
-    this.cassette = Cassette.open(options.cassette, () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined), {
-      description: testName === undefined ? this.name : `${this.name} of test "${testName}"`,
-      test,
-      index: indexInTest,
-      strict: this.strict,
-    });
+    this.cassette = Cassette.open(
+      options.cassette,
+      () => (testPath !== undefined && testName !== undefined ? defaultCassettePath(testPath, testName, cassetteName) : undefined),
+      {
+        description: testName === undefined ? this.name : `${this.name} of test "${testName}"`,
+        test,
+        index: indexInTest,
+        strict: this.strict,
+      },
+    );
     const recording = this.recording;
     if (recording && strictFromEnv()) {
-      throw new StubConfigError({ pointer: "/cassette" }, `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`, "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.", "session");
+      throw new StubConfigError(
+        { pointer: "/cassette" },
+        `TOOLTRACE_STRICT=1 lets nothing go live, and ${this.name} records its cassette (${this.cassette?.path ?? ""}), which means running the real tools and network.`,
+        "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.",
+        "session",
+      );
     }
     if (this.strict && !recording && !isWireAgent(options.agent) && !httpIsCaught()) {
       throw new StubConfigError(
@@ -166,10 +183,24 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       throw error;
     }
     this.toolNames = [...this.bound.names.keys()];
-    this.middlewareHost = { name: this.name, violation: this.violation.bind(this), abortTurn: this.abortTurn.bind(this), callLLM: this.callLLM.bind(this) };
-    const steps = [...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)), ...(checkSteps(options.steps) ?? [])];
+    this.middlewareHost = {
+      name: this.name,
+      violation: this.violation.bind(this),
+      abortTurn: this.abortTurn.bind(this),
+      callLLM: this.callLLM.bind(this),
+    };
+    const steps = [
+      ...middlewareSteps(this.middleware, (turnIndex) => this.turnMiddleware.get(turnIndex)),
+      ...(checkSteps(options.steps) ?? []),
+    ];
     // Recording means letting the real thing run: a strict session records too.
-    this.steps = buildSteps({ steps, rules: this.rules, ...(this.httpMocks.active ? { httpMocks: this.httpMocks.step } : {}), ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}), strict: this.strict && !recording });
+    this.steps = buildSteps({
+      steps,
+      rules: this.rules,
+      ...(this.httpMocks.active ? { httpMocks: this.httpMocks.step } : {}),
+      ...(this.cassette ? { cassette: cassetteStep(this.cassette) } : {}),
+      strict: this.strict && !recording,
+    });
   }
 
   /** The session records its cassette: the real thing runs, strict or not. */
@@ -200,7 +231,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   async send(message: string, options: SendOptions = {}): Promise<Turn> {
     if (this.closed) throw new TooltraceError(`${this.name} is closed; create a new session to send more messages.`);
     if (typeof message !== "string") throw new TypeError("[tooltrace] session.send(message) takes the user message as a string.");
-    if (this.running) throw new TooltraceError(`${this.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`);
+    if (this.running)
+      throw new TooltraceError(`${this.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`);
     const turn = new TurnRecord(this.turns.length, message, this.log.now(), this.toolNames);
     this.turns.push(turn);
     const controller = new AbortController();
@@ -213,17 +245,31 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const timer =
       options.timeoutMs === undefined
         ? undefined
-        : setTimeout(() => controller.abort(new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`)), options.timeoutMs);
+        : setTimeout(
+            () =>
+              controller.abort(
+                new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`),
+              ),
+            options.timeoutMs,
+          );
     const middleware = this.middleware.length === 0 ? undefined : new TurnMiddleware(this.middlewareHost, turn.index, this.middleware);
     if (middleware !== undefined) {
       this.turnMiddleware.set(turn.index, middleware);
       turn.results = middleware.results;
     }
     try {
-      const sent = middleware === undefined ? message : await raceAbort(runInTurnContext(context, () => middleware.before(message)), controller.signal);
+      const sent =
+        middleware === undefined
+          ? message
+          : await raceAbort(
+              runInTurnContext(context, () => middleware.before(message)),
+              controller.signal,
+            );
       if (sent !== message) turn.rewriteMessage(sent);
       const history = [...this.historyList];
-      const run = runInTurnContext(context, () => Promise.resolve().then(() => this.agent(sent, { history, signal: controller.signal, turn })));
+      const run = runInTurnContext(context, () =>
+        Promise.resolve().then(() => this.agent(sent, { history, signal: controller.signal, turn })),
+      );
       this.agentsInFlight += 1;
       const settled = () => {
         this.agentsInFlight -= 1;
@@ -235,7 +281,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       this.settleAskedCalls(turn, true);
       if (middleware !== undefined) {
         const finished = { message: sent, answer: turn.text, toolCalls: turn.toolCalls, turn };
-        await raceAbort(runInTurnContext(context, () => middleware.after(finished)), controller.signal);
+        await raceAbort(
+          runInTurnContext(context, () => middleware.after(finished)),
+          controller.signal,
+        );
       }
       this.historyList.push(...added);
       turn.finish("completed", this.log.now() - turn.start);
@@ -280,7 +329,12 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     if (!this.strict || this.recording) return undefined;
     const turn = context.turn as TurnRecord;
     const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
-    const record = this.log.openHttp(turn, { kind: "http", method, url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
+    const record = this.log.openHttp(turn, {
+      kind: "http",
+      method,
+      url,
+      ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}),
+    });
     record.status = "rejected";
     record.answeredBy = { kind: "strict" };
     record.error = { name: "TypeError", message };
@@ -303,12 +357,19 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   /** One prompt to the session's model, with no tools, traced as a model call of turn `turnIndex` (`ctx.callLLM`). */
   async callLLM(turnIndex: number, prompt: string): Promise<string> {
     if (this.responder === undefined) {
-      throw new TooltraceError(`ctx.callLLM needs the session's model: create ${this.name} with \`llm\` (anything mockModel() accepts), e.g. createSession({ llm: (request) => "..." }).`);
+      throw new TooltraceError(
+        `ctx.callLLM needs the session's model: create ${this.name} with \`llm\` (anything mockModel() accepts), e.g. createSession({ llm: (request) => "..." }).`,
+      );
     }
     if (typeof prompt !== "string") throw new TypeError("[tooltrace] ctx.callLLM(prompt): `prompt` must be a string.");
     const running = this.running?.turn.index === turnIndex ? this.running.context : undefined;
     const request = requestView([{ role: "user", text: prompt }], [], []);
-    const reply = await catchModelCall(this.responder, { provider: "tooltrace.callLLM", model: "session-llm", streamed: false, request }, undefined, running);
+    const reply = await catchModelCall(
+      this.responder,
+      { provider: "tooltrace.callLLM", model: "session-llm", streamed: false, request },
+      undefined,
+      running,
+    );
     return reply.text;
   }
 
@@ -338,7 +399,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         this.cassette?.save();
       } catch (error) {
         // The report fails the test; the other sessions still close.
-        this.violations.push(`${this.name}: the cassette ${this.cassette?.path ?? ""} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        this.violations.push(
+          `${this.name}: the cassette ${this.cassette?.path ?? ""} could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     return {
@@ -349,7 +412,9 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       turnsJson: () => this.turns.map(turnToJson),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
-      ...(this.cassette ? { cassette: { path: resolvePath(this.cassette.path), mode: this.cassette.replaying ? ("replay" as const) : ("record" as const) } } : {}),
+      ...(this.cassette
+        ? { cassette: { path: resolvePath(this.cassette.path), mode: this.cassette.replaying ? ("replay" as const) : ("record" as const) } }
+        : {}),
     };
   }
 
@@ -361,7 +426,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
     const registration = this.bound.executors.get(caught.executor as Executor);
     // An executor serving several tools (an MCP client) names the tool per call; a tool the server never
     // listed keeps its own name, which no rule can name.
-    const tool = caught.toolName !== undefined && registration?.aliases ? (registration.aliases.get(caught.toolName) ?? caught.toolName) : (registration?.name ?? caught.executor.label);
+    const tool =
+      caught.toolName !== undefined && registration?.aliases
+        ? (registration.aliases.get(caught.toolName) ?? caught.toolName)
+        : (registration?.name ?? caught.executor.label);
     const path = registration ? pathOf(registration, context.path) : context.path;
     const qualifiedName = qualify(tool, path);
     if (this.callCount >= MAX_CALLS_PER_SESSION) {
@@ -385,13 +453,17 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
         ? {
             source: terminal.source,
             live: !routing,
-            run: (input, progress) => runInTurnContext({ ...context, path: subagent ?? context.path, parentSeq: record.seq }, () => terminal.run(input, progress)),
+            run: (input, progress) =>
+              runInTurnContext({ ...context, path: subagent ?? context.path, parentSeq: record.seq }, () => terminal.run(input, progress)),
           }
         : terminal;
     const steps = registration === undefined && caught.wire !== true ? [this.foreignToolStep(tool), ...this.steps] : this.steps;
     return {
       record,
-      run: () => new ChainCall(host, record, qualifiedName, caught.input, real, caught.traced ? tracedWith(caught.traced) : writeToolResult).run(steps),
+      run: () =>
+        new ChainCall(host, record, qualifiedName, caught.input, real, caught.traced ? tracedWith(caught.traced) : writeToolResult).run(
+          steps,
+        ),
       what: `${qualifiedName}(${compactJson(caught.input)})`,
     };
   }
@@ -429,9 +501,19 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   private httpCall(turn: TurnRecord, context: TurnContext, caught: CaughtHttpCall, terminal: Terminal, host: ChainHost): PreparedCall {
     const body = caught.request?.body;
-    const record = this.log.openHttp(turn, { kind: "http", method: caught.method, url: caught.url, ...(body !== undefined ? { requestBody: body } : {}), ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) });
+    const record = this.log.openHttp(turn, {
+      kind: "http",
+      method: caught.method,
+      url: caught.url,
+      ...(body !== undefined ? { requestBody: body } : {}),
+      ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}),
+    });
     const input = caught.request ?? { method: caught.method, url: caught.url };
-    return { record, run: () => new ChainCall(host, record, `${caught.method} ${caught.url}`, input, terminal, writeHttpResult).run(this.steps), what: `HTTP ${caught.method} ${caught.url}` };
+    return {
+      record,
+      run: () => new ChainCall(host, record, `${caught.method} ${caught.url}`, input, terminal, writeHttpResult).run(this.steps),
+      what: `HTTP ${caught.method} ${caught.url}`,
+    };
   }
 
   /** A step first in line for an executor this session was not given (another session patched it). */
@@ -440,7 +522,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       name: "session tools",
       run: (ctx, next) => {
         if (!ctx.strict) return next();
-        return ctx.reject(`strict mode: ${ctx.name} is not among ${this.name}'s tools, so it did not run. Pass it in \`tools\`, or create the session without \`strict: true\`.`, { kind: "strict" });
+        return ctx.reject(
+          `strict mode: ${ctx.name} is not among ${this.name}'s tools, so it did not run. Pass it in \`tools\`, or create the session without \`strict: true\`.`,
+          { kind: "strict" },
+        );
       },
     };
   }
@@ -453,8 +538,14 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
   /** Runs a call that arrived after its turn ended and reports it, with what answered it, once it is answered. */
   private runLate(record: Interaction, run: () => unknown, what: string): unknown {
     const report = () => {
-      const outcome = record.status === "pending" ? "" : `; ${record.status === "rejected" ? "refused" : "answered"} by ${formatSource(record.answeredBy, record.kind)}`;
-      this.violation(`${what} arrived after turn ${record.turnIndex} had ended${outcome}. Await everything the agent starts before the turn ends, or cancel it on \`signal\`.`, record.turnIndex);
+      const outcome =
+        record.status === "pending"
+          ? ""
+          : `; ${record.status === "rejected" ? "refused" : "answered"} by ${formatSource(record.answeredBy, record.kind)}`;
+      this.violation(
+        `${what} arrived after turn ${record.turnIndex} had ended${outcome}. Await everything the agent starts before the turn ends, or cancel it on \`signal\`.`,
+        record.turnIndex,
+      );
     };
     let result: unknown;
     try {
@@ -510,7 +601,10 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
       record.output = output;
       const traits = this.traitsOf(asked);
       if (this.strict && !traits?.noExecutor) {
-        this.violation(`the model asked for ${asked.qualifiedName}, and a result came back, but no call of ${asked.qualifiedName} reached tooltrace: is its executor among the session's tools?`, turn.index);
+        this.violation(
+          `the model asked for ${asked.qualifiedName}, and a result came back, but no call of ${asked.qualifiedName} reached tooltrace: is its executor among the session's tools?`,
+          turn.index,
+        );
       }
     }
     this.log.close(record);
@@ -523,7 +617,8 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 
   private routeTarget(): RouteTarget {
     if (this.closed) return { problem: `${this.describeOwner()} is closed; a request on its route arrived after its test ended` };
-    if (this.running === undefined) return { problem: `${this.name} has no turn running; requests on its route are answered only during session.send()` };
+    if (this.running === undefined)
+      return { problem: `${this.name} has no turn running; requests on its route are answered only during session.send()` };
     return { context: this.running.context };
   }
 
@@ -542,23 +637,43 @@ export class SessionImpl<TMessage> implements Session<TMessage>, InteractionHost
 /** A prefix replay goes live after its prefix: it needs the real model, and strict mode would refuse it all. */
 function checkPrefixReplay(upstream: true | string | undefined, strict: boolean): void {
   if (upstream === undefined) {
-    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.", "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.", "session");
+    throw new StubConfigError(
+      { pointer: "/cassette/replay/upTo" },
+      "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.",
+      "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.",
+      "session",
+    );
   }
   if (strict) {
-    throw new StubConfigError({ pointer: "/cassette/replay/upTo" }, "`replay: { upTo }` goes live after the prefix, and the session is strict, which refuses everything live.", "drop `strict` for this session (or the TOOLTRACE_STRICT environment variable for this run).", "session");
+    throw new StubConfigError(
+      { pointer: "/cassette/replay/upTo" },
+      "`replay: { upTo }` goes live after the prefix, and the session is strict, which refuses everything live.",
+      "drop `strict` for this session (or the TOOLTRACE_STRICT environment variable for this run).",
+      "session",
+    );
   }
 }
 
 function checkSteps(steps: unknown): readonly Step[] | undefined {
   if (steps === undefined) return undefined;
-  if (!Array.isArray(steps)) throw new TypeError("[tooltrace] createSession({ steps }): `steps` must be an array of { name, run(ctx, next) }.");
+  if (!Array.isArray(steps))
+    throw new TypeError("[tooltrace] createSession({ steps }): `steps` must be an array of { name, run(ctx, next) }.");
   const names = new Set<string>();
   for (const [i, step] of steps.entries()) {
     const candidate = step as Partial<Step> | null;
-    if (candidate === null || typeof candidate !== "object" || typeof candidate.name !== "string" || candidate.name === "" || typeof candidate.run !== "function") {
+    if (
+      candidate === null ||
+      typeof candidate !== "object" ||
+      typeof candidate.name !== "string" ||
+      candidate.name === "" ||
+      typeof candidate.run !== "function"
+    ) {
       throw new TypeError(`[tooltrace] createSession({ steps }): step #${i} must be { name: string, run(ctx, next) }.`);
     }
-    if (names.has(candidate.name)) throw new TypeError(`[tooltrace] createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`);
+    if (names.has(candidate.name))
+      throw new TypeError(
+        `[tooltrace] createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`,
+      );
     names.add(candidate.name);
   }
   return steps as readonly Step[];
@@ -573,7 +688,12 @@ function pathOf(registration: ToolRegistration, active: readonly string[]): read
 
 function handoffsOf(names: ReadonlyMap<string, ToolTraits>): Map<string, string> {
   const handoffs = [...names].filter(([, traits]) => traits.handoff);
-  return new Map(handoffs.map(([name]) => [name, "it is an OpenAI Agents SDK handoff, which must return the agent it hands to; stub the tools of that agent (its subagent path) instead."]));
+  return new Map(
+    handoffs.map(([name]) => [
+      name,
+      "it is an OpenAI Agents SDK handoff, which must return the agent it hands to; stub the tools of that agent (its subagent path) instead.",
+    ]),
+  );
 }
 
 function tracedWith(traced: (result: unknown) => unknown): ResultWriter<ToolCall> {

@@ -2,7 +2,11 @@ import { StubConfigError } from "../errors.js";
 import { globalSingleton } from "../global-state.js";
 import { currentScope, type TestScope } from "./scope.js";
 
-const defaults = globalSingleton("strictDefaults", () => ({ run: undefined as boolean | undefined, plugin: undefined as boolean | undefined, tests: new WeakMap<TestScope, boolean>() }));
+const defaults = globalSingleton("strictDefaults", () => ({
+  run: undefined as boolean | undefined,
+  plugin: undefined as boolean | undefined,
+  tests: new WeakMap<TestScope, boolean>(),
+}));
 
 /**
  * Strict mode for the sessions that do not set `strict` themselves. Called inside a test (or, on Vitest 4.1
@@ -11,7 +15,8 @@ const defaults = globalSingleton("strictDefaults", () => ({ run: undefined as bo
  * overrides all of it.
  */
 export function useStrict(strict: boolean | undefined = true): void {
-  if (strict !== undefined && typeof strict !== "boolean") throw new TypeError(`[tooltrace] useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
+  if (strict !== undefined && typeof strict !== "boolean")
+    throw new TypeError(`[tooltrace] useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
   const scope = currentScope();
   if (scope === undefined) defaults.run = strict;
   else if (strict === undefined) defaults.tests.delete(scope);
@@ -28,7 +33,12 @@ export function strictFromEnv(): boolean {
   const value = process.env.TOOLTRACE_STRICT;
   if (value === undefined || value === "" || value === "0" || value === "false") return false;
   if (value === "1" || value === "true") return true;
-  throw new StubConfigError({ pointer: "" }, `TOOLTRACE_STRICT=${value} is not understood.`, "use TOOLTRACE_STRICT=1 (every session strict, for CI) or leave it unset.", "session");
+  throw new StubConfigError(
+    { pointer: "" },
+    `TOOLTRACE_STRICT=${value} is not understood.`,
+    "use TOOLTRACE_STRICT=1 (every session strict, for CI) or leave it unset.",
+    "session",
+  );
 }
 
 /** A session's strict mode: the environment's, else its own, else its test's, else the run's (`useStrict` in a setup file), else the plugin's. */

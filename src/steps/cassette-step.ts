@@ -36,15 +36,22 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
   const found = cassette.nextTool(ctx.name);
   if (found === undefined) {
     const near = suggestName(ctx.name, cassette.recordedTools());
-    return ctx.reject(`cassette ${cassette.path} holds no more calls of ${ctx.name}${near !== undefined && near !== ctx.name ? ` (nearest recorded tool: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+    return ctx.reject(
+      `cassette ${cassette.path} holds no more calls of ${ctx.name}${near !== undefined && near !== ctx.name ? ` (nearest recorded tool: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`,
+      { kind: "strict" },
+    );
   }
   const source = { kind: "cassette", entry: found.index } as const;
   // Both sides are plain JSON (the input passed through the redactor), so key order is all that may differ.
   const input = cassette.redactor.value(ctx.input);
   if (!isDeepStrictEqual(input, found.entry.input)) {
-    return ctx.reject(`cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`, source);
+    return ctx.reject(
+      `cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`,
+      source,
+    );
   }
-  if (found.entry.error !== undefined) return ctx.fail(Object.assign(new Error(found.entry.error.message), { name: found.entry.error.name }), source);
+  if (found.entry.error !== undefined)
+    return ctx.fail(Object.assign(new Error(found.entry.error.message), { name: found.entry.error.name }), source);
   return ctx.answer(found.entry.output, source);
 }
 
@@ -79,11 +86,17 @@ function replayHttp(cassette: Cassette, ctx: StepContext): unknown {
   const found = cassette.nextHttp(key);
   if (found === undefined) {
     const near = suggestName(key, cassette.recordedRequests());
-    return ctx.reject(`cassette ${cassette.path} holds no more exchanges for ${key}${near !== undefined ? ` (nearest recorded: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+    return ctx.reject(
+      `cassette ${cassette.path} holds no more exchanges for ${key}${near !== undefined ? ` (nearest recorded: ${near})` : ""}. Record it again: TOOLTRACE_CASSETTE=record.`,
+      { kind: "strict" },
+    );
   }
   const { entry } = found;
   if ("networkError" in entry) return ctx.fail(new TypeError(entry.networkError), { kind: "cassette", entry: found.index });
-  return ctx.answer(new Response(entry.body === "" ? null : entry.body, { status: entry.status, headers: entry.headers }), { kind: "cassette", entry: found.index });
+  return ctx.answer(new Response(entry.body === "" ? null : entry.body, { status: entry.status, headers: entry.headers }), {
+    kind: "cassette",
+    entry: found.index,
+  });
 }
 
 function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
@@ -92,14 +105,21 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
   const sent = {
     method: request.method,
     url: cassette.redactor.url(request.url),
-    ...(request.body !== undefined ? { requestBody: typeof request.body === "string" ? cassette.redactor.body(request.body) : cassette.redactor.value(request.body) } : {}),
+    ...(request.body !== undefined
+      ? { requestBody: typeof request.body === "string" ? cassette.redactor.body(request.body) : cassette.redactor.value(request.body) }
+      : {}),
   };
   return Promise.resolve(result).then(
     async (response) => {
       if (response instanceof Response) {
         // The whole body, a streamed one included: the clone is read while the client reads the original.
         const text = await response.clone().text();
-        fill({ ...sent, status: response.status, headers: cassette.redactor.headers(response.headers), body: cassette.redactor.body(text) });
+        fill({
+          ...sent,
+          status: response.status,
+          headers: cassette.redactor.headers(response.headers),
+          body: cassette.redactor.body(text),
+        });
       }
       return response;
     },
@@ -118,17 +138,27 @@ function replayModel(cassette: Cassette, ctx: StepContext, next: () => unknown):
   const { entry, index } = found;
   if (entry === undefined) {
     const last = cassette.modelEntries > 0 ? ` The last recorded one is exchange ${cassette.modelEntries}.` : "";
-    return ctx.reject(`cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(request.lastUserMessage)}).${last} Record it again: TOOLTRACE_CASSETTE=record.`, { kind: "strict" });
+    return ctx.reject(
+      `cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(request.lastUserMessage)}).${last} Record it again: TOOLTRACE_CASSETTE=record.`,
+      { kind: "strict" },
+    );
   }
   const source = { kind: "cassette", entry: index } as const;
   if (entry.lastUserMessage !== request.lastUserMessage) {
-    return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`, source);
+    return ctx.reject(
+      `cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`,
+      source,
+    );
   }
   if (entry.error !== undefined) {
-    const error = entry.error.status !== undefined ? new UpstreamError(entry.error.status, entry.error.body ?? "", "application/json") : Object.assign(new Error(entry.error.message), { name: entry.error.name });
+    const error =
+      entry.error.status !== undefined
+        ? new UpstreamError(entry.error.status, entry.error.body ?? "", "application/json")
+        : Object.assign(new Error(entry.error.message), { name: entry.error.name });
     return ctx.fail(error, source);
   }
-  if (entry.reply === undefined) return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} has neither a reply nor an error.`, source);
+  if (entry.reply === undefined)
+    return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} has neither a reply nor an error.`, source);
   return ctx.answer({ text: entry.reply.text, toolCalls: entry.reply.toolCalls, usage: entry.reply.usage }, source);
 }
 
@@ -140,7 +170,14 @@ function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unk
   return Promise.resolve(result).then(
     (value: unknown) => {
       const reply = value as ResolvedReply;
-      fill({ ...base, reply: { text: reply.text, toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, input: cassette.redactor.value(call.input) })), usage: reply.usage } });
+      fill({
+        ...base,
+        reply: {
+          text: reply.text,
+          toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, input: cassette.redactor.value(call.input) })),
+          usage: reply.usage,
+        },
+      });
       return value;
     },
     (error: unknown) => {
@@ -148,7 +185,10 @@ function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unk
       // Messages carry what the upstream said and where it was: redacted like any body.
       if (error instanceof UpstreamError) {
         const body = cassette.redactor.body(error.body);
-        fill({ ...base, error: { name, message: new UpstreamError(error.status, body, error.contentType).message, status: error.status, body } });
+        fill({
+          ...base,
+          error: { name, message: new UpstreamError(error.status, body, error.contentType).message, status: error.status, body },
+        });
       } else {
         fill({ ...base, error: { name, message: cassette.redactor.text(message) } });
       }
@@ -156,5 +196,3 @@ function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unk
     },
   );
 }
-
-

@@ -36,7 +36,12 @@ export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: Reado
     run: (ctx, next) => {
       if (ctx.kind !== "http" || mocks.length === 0) return next();
       const request = ctx.input as HttpRequestView;
-      const mock = mocks.find((candidate) => (candidate.method === undefined || candidate.method === request.method) && urlMatches(candidate.url, request.url) && interpretFirstMatch([candidate.program], request) === 0);
+      const mock = mocks.find(
+        (candidate) =>
+          (candidate.method === undefined || candidate.method === request.method) &&
+          urlMatches(candidate.url, request.url) &&
+          interpretFirstMatch([candidate.program], request) === 0,
+      );
       if (mock === undefined) return next();
       const count = used.get(mock.id) ?? 0;
       used.set(mock.id, count + 1);
@@ -50,7 +55,11 @@ export function httpMockStep(mocks: readonly CompiledHttpMock[], reported: Reado
       return new Promise((resolve) => setTimeout(resolve, delay)).then(() => ctx.answer(response, source));
     },
   };
-  return { step, active: mocks.length > 0, unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id) };
+  return {
+    step,
+    active: mocks.length > 0,
+    unusedIds: () => mocks.filter((mock) => reported.has(mock.id) && !used.has(mock.id)).map((mock) => mock.id),
+  };
 }
 
 /** A fixed delay, or one drawn from a range by the session's seed, the mock and its use: the same seed, the same delays. */

@@ -13,7 +13,16 @@ const regExp = Object.assign((pattern: string) => compilePattern(pattern), { cod
 
 function ajv(): Ajv2020 {
   // No coercion, no defaults: matching never changes the arguments the real tool or the stub sees.
-  shared ??= new (ajvModule().Ajv2020)({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false, code: { regExp } });
+  shared ??= new (ajvModule().Ajv2020)({
+    strict: false,
+    coerceTypes: false,
+    useDefaults: false,
+    allErrors: false,
+    validateFormats: false,
+    unicodeRegExp: true,
+    messages: false,
+    code: { regExp },
+  });
   return shared;
 }
 

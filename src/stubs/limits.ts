@@ -29,13 +29,27 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
   const visit = (value: unknown, ruleIndex: number): void => {
     nodes += 1;
     if (nodes > STUB_LIMITS.nodes) {
-      throw new StubConfigError({ ruleIndex, pointer: here() }, `the stubs hold more than ${STUB_LIMITS.nodes} JSON nodes.`, "shorten the responses; keep large fixtures in the real tool or a cassette.");
+      throw new StubConfigError(
+        { ruleIndex, pointer: here() },
+        `the stubs hold more than ${STUB_LIMITS.nodes} JSON nodes.`,
+        "shorten the responses; keep large fixtures in the real tool or a cassette.",
+      );
     }
     if (typeof value === "string") {
       characters += value.length;
     } else if (value !== null && typeof value === "object") {
-      if (ancestors.includes(value)) throw new StubConfigError({ ruleIndex, pointer: here() }, "the value is cyclic: it contains itself.", "stubs are plain JSON; pass a copy without the cycle.");
-      if (path.length > STUB_LIMITS.depth) throw new StubConfigError({ ruleIndex, pointer: here() }, `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
+      if (ancestors.includes(value))
+        throw new StubConfigError(
+          { ruleIndex, pointer: here() },
+          "the value is cyclic: it contains itself.",
+          "stubs are plain JSON; pass a copy without the cycle.",
+        );
+      if (path.length > STUB_LIMITS.depth)
+        throw new StubConfigError(
+          { ruleIndex, pointer: here() },
+          `nesting deeper than ${STUB_LIMITS.depth} levels.`,
+          "flatten this value.",
+        );
       ancestors.push(value);
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
@@ -47,7 +61,11 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
         for (const key of Object.keys(value)) {
           if (key === "__proto__") {
             path.push(key);
-            throw new StubConfigError({ ruleIndex, pointer: here() }, `the property name "__proto__" is reserved.`, "rename the property; it cannot be matched or returned.");
+            throw new StubConfigError(
+              { ruleIndex, pointer: here() },
+              `the property name "__proto__" is reserved.`,
+              "rename the property; it cannot be matched or returned.",
+            );
           }
           characters += key.length;
           path.push(key);
@@ -55,7 +73,11 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
           try {
             item = (value as Record<string, unknown>)[key];
           } catch (error) {
-            throw new StubConfigError({ ruleIndex, pointer: here() }, `reading this property threw: ${error instanceof Error ? error.message : String(error)}.`, "stubs are plain JSON: pass the value itself, not a getter.");
+            throw new StubConfigError(
+              { ruleIndex, pointer: here() },
+              `reading this property threw: ${error instanceof Error ? error.message : String(error)}.`,
+              "stubs are plain JSON: pass the value itself, not a getter.",
+            );
           }
           visit(item, ruleIndex);
           path.pop();
@@ -66,7 +88,11 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
       characters += String(value).length;
     }
     if (characters > STUB_LIMITS.characters) {
-      throw new StubConfigError({ ruleIndex, pointer: here() }, `the stubs hold more than about ${STUB_LIMITS.characters} characters.`, "shorten the responses; keep large fixtures in the real tool or a cassette.");
+      throw new StubConfigError(
+        { ruleIndex, pointer: here() },
+        `the stubs hold more than about ${STUB_LIMITS.characters} characters.`,
+        "shorten the responses; keep large fixtures in the real tool or a cassette.",
+      );
     }
   };
   stubs.forEach((rule, i) => visit(rule, i));

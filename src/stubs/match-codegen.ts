@@ -42,7 +42,11 @@ export function compileFirstMatch(key: string, programs: readonly MatchProgram[]
   if (cached !== undefined) return cached;
   const emitter = new Emitter();
   const body = programs.map((program, index) => emitter.rule(program, index)).join("\n");
-  const factory = new Function("P", "A", "L", `"use strict";\nreturn function firstMatch(v) {\n${body}\nreturn -1;\n};`) as (patterns: readonly CompiledPattern[], validators: readonly ((value: unknown) => boolean)[], length: (text: string) => number) => FirstMatch;
+  const factory = new Function("P", "A", "L", `"use strict";\nreturn function firstMatch(v) {\n${body}\nreturn -1;\n};`) as (
+    patterns: readonly CompiledPattern[],
+    validators: readonly ((value: unknown) => boolean)[],
+    length: (text: string) => number,
+  ) => FirstMatch;
   const firstMatch = factory(emitter.patterns, emitter.validators, codePoints);
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
   cache.set(key, firstMatch);

@@ -47,7 +47,22 @@ export interface Property {
 export type MatchProgram = readonly Check[];
 
 /** Keywords the interpreter runs itself; a schema with any other keyword is handed to ajv whole. */
-const INTERPRETED = new Set(["type", "const", "enum", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "properties", "required", "title", "description"]);
+const INTERPRETED = new Set([
+  "type",
+  "const",
+  "enum",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "properties",
+  "required",
+  "title",
+  "description",
+]);
 
 /**
  * Compiles a validated `match` into checks, which `compileFirstMatch` writes out as JavaScript. The common
@@ -71,7 +86,12 @@ function compileSchema(schema: unknown): Check[] {
   const checks: Check[] = [];
   if (keywords.type !== undefined) {
     const names = Array.isArray(keywords.type) ? (keywords.type as string[]) : [keywords.type as string];
-    checks.push(new Check(Op.Type, names.reduce((bits, name) => bits | (TYPE_BITS[name as keyof typeof TYPE_BITS] ?? 0), 0)));
+    checks.push(
+      new Check(
+        Op.Type,
+        names.reduce((bits, name) => bits | (TYPE_BITS[name as keyof typeof TYPE_BITS] ?? 0), 0),
+      ),
+    );
   }
   if ("const" in keywords) checks.push(new Check(Op.Const, 0, keywords.const as MatchScalar));
   if (Array.isArray(keywords.enum)) checks.push(new Check(Op.Enum, 0, undefined, keywords.enum as MatchScalar[]));
@@ -104,5 +124,8 @@ function objectCheck(properties: Record<string, unknown>, required: readonly str
 
 /** A rough cost of checking a property, to try the cheap ones first (a bare `required` costs one lookup). */
 function cost(property: Property): number {
-  return property.checks.reduce((sum, check) => sum + (check.op === Op.Ajv ? 50 : check.op === Op.Object ? 20 : check.op === Op.Pattern ? 10 : 1), 0);
+  return property.checks.reduce(
+    (sum, check) => sum + (check.op === Op.Ajv ? 50 : check.op === Op.Object ? 20 : check.op === Op.Pattern ? 10 : 1),
+    0,
+  );
 }

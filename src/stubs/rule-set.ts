@@ -46,7 +46,10 @@ export class RuleSet {
       else this.byTool.set(rule.qualifiedTool, { rules: [rule], firstMatch: undefined });
     }
     for (const entry of this.byTool.values()) {
-      entry.firstMatch = firstMatcher(JSON.stringify(entry.rules.map((rule) => rule.match ?? null)), entry.rules.map((rule) => rule.program));
+      entry.firstMatch = firstMatcher(
+        JSON.stringify(entry.rules.map((rule) => rule.match ?? null)),
+        entry.rules.map((rule) => rule.program),
+      );
     }
     this.ruleIds = rules.map((rule) => rule.id);
   }
@@ -105,15 +108,27 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
     try {
       return { ...rule, program: compileMatch(rule.match) };
     } catch (error) {
-      throw new StubConfigError({ ruleId: rule.id, ruleIndex: index, pointer: "/match" }, `the constraint does not compile: ${(error as Error).message}`);
+      throw new StubConfigError(
+        { ruleId: rule.id, ruleIndex: index, pointer: "/match" },
+        `the constraint does not compile: ${(error as Error).message}`,
+      );
     }
   });
   return new RuleSet(compiled);
 }
 
-function checkToolName(rule: NormalizedRule, knownTools: ReadonlySet<string> | undefined, notStubbable: ReadonlyMap<string, string> | undefined): void {
+function checkToolName(
+  rule: NormalizedRule,
+  knownTools: ReadonlySet<string> | undefined,
+  notStubbable: ReadonlyMap<string, string> | undefined,
+): void {
   const refused = notStubbable?.get(rule.qualifiedTool);
-  if (refused !== undefined) throw new StubConfigError({ ruleId: rule.id, ruleIndex: rule.index, pointer: "/tool" }, `"${rule.qualifiedTool}" cannot be stubbed.`, refused);
+  if (refused !== undefined)
+    throw new StubConfigError(
+      { ruleId: rule.id, ruleIndex: rule.index, pointer: "/tool" },
+      `"${rule.qualifiedTool}" cannot be stubbed.`,
+      refused,
+    );
   if (knownTools === undefined || knownTools.has(rule.qualifiedTool)) return;
   const near = suggestName(rule.qualifiedTool, knownTools);
   const path = rule.qualifiedTool.includes("/") ? rule.qualifiedTool.slice(0, rule.qualifiedTool.lastIndexOf("/")) : undefined;
@@ -124,4 +139,3 @@ function checkToolName(rule: NormalizedRule, knownTools: ReadonlySet<string> | u
     near !== undefined ? `did you mean "${near}"? Tools: ${listed}.` : `use one of: ${listed}.`,
   );
 }
-

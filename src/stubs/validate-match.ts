@@ -38,7 +38,7 @@ export function validateMatch(match: unknown, location: Omit<ConfigErrorLocation
   if (looksLikeWholeSchema(match)) {
     throw new StubConfigError(
       at("/match"),
-      "`match` lists constraints per input property, but this looks like a whole JSON Schema (`type: \"object\"` with `properties`).",
+      '`match` lists constraints per input property, but this looks like a whole JSON Schema (`type: "object"` with `properties`).',
       `write the properties themselves: \`match: ${truncate(JSON.stringify(match.properties), 80)}\` (every listed property must exist).`,
     );
   }

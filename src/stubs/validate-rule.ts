@@ -32,9 +32,7 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
     throw new StubConfigError(
       at(`/${field}`),
       `a top-level \`${field}\` is not accepted.`,
-      field === "response"
-        ? "write `outcome: { response: ... }`."
-        : "write `outcomes: [{ response: ... }, { response: ... }]`.",
+      field === "response" ? "write `outcome: { response: ... }`." : "write `outcomes: [{ response: ... }, { response: ... }]`.",
     );
   }
   for (const key of Object.keys(rule)) {
@@ -44,7 +42,10 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
   }
   const tool = rule.tool;
   if (typeof tool !== "string" || tool === "" || tool.split("/").some((part) => part === "")) {
-    throw new StubConfigError(at("/tool"), `\`tool\` must be a tool name, optionally path-qualified (\`researcher/list_tasks\`), got ${describe(tool)}.`);
+    throw new StubConfigError(
+      at("/tool"),
+      `\`tool\` must be a tool name, optionally path-qualified (\`researcher/list_tasks\`), got ${describe(tool)}.`,
+    );
   }
   if (rule.match !== undefined) validateMatch(rule.match, { ruleId: id, ruleIndex: index });
 
@@ -78,7 +79,11 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
 
 function validateOutcome(outcome: unknown, location: ConfigErrorLocation): ToolStubOutcome {
   if (!isPlainObject(outcome)) {
-    throw new StubConfigError(location, `an outcome must be an object, got ${describe(outcome)}.`, "write `{ response: ... }` or `{ throw: { message } }`.");
+    throw new StubConfigError(
+      location,
+      `an outcome must be an object, got ${describe(outcome)}.`,
+      "write `{ response: ... }` or `{ throw: { message } }`.",
+    );
   }
   const keys = Object.keys(outcome);
   const hasResponse = keys.includes("response");
@@ -97,10 +102,18 @@ function validateOutcome(outcome: unknown, location: ConfigErrorLocation): ToolS
   const spec = outcome.throw;
   const at = { ...location, pointer: `${location.pointer}/throw` };
   if (!isPlainObject(spec) || typeof spec.message !== "string") {
-    throw new StubConfigError(at, "`throw` needs a string `message`.", 'write `throw: { name: "TimeoutError", message: "Task service timed out" }`.');
+    throw new StubConfigError(
+      at,
+      "`throw` needs a string `message`.",
+      'write `throw: { name: "TimeoutError", message: "Task service timed out" }`.',
+    );
   }
   for (const key of Object.keys(spec)) {
-    if (key !== "name" && key !== "message") throw new StubConfigError({ ...at, pointer: `${at.pointer}/${key}` }, `unknown field \`${key}\`; \`throw\` has only name and message.`);
+    if (key !== "name" && key !== "message")
+      throw new StubConfigError(
+        { ...at, pointer: `${at.pointer}/${key}` },
+        `unknown field \`${key}\`; \`throw\` has only name and message.`,
+      );
   }
   if (spec.name !== undefined && (typeof spec.name !== "string" || spec.name === "")) {
     throw new StubConfigError({ ...at, pointer: `${at.pointer}/name` }, "`throw.name` must be a non-empty string.");
@@ -122,5 +135,9 @@ function checkJson(value: unknown, location: ConfigErrorLocation): void {
     for (const [key, item] of Object.entries(value)) checkJson(item, { ...location, pointer: `${location.pointer}/${key}` });
     return;
   }
-  throw new StubConfigError(location, `a response must be plain JSON, got ${describe(value)}.`, "convert it to JSON (dates to ISO strings, maps to objects).");
+  throw new StubConfigError(
+    location,
+    `a response must be plain JSON, got ${describe(value)}.`,
+    "convert it to JSON (dates to ISO strings, maps to objects).",
+  );
 }

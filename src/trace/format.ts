@@ -73,6 +73,7 @@ function describeModelCall(call: ModelCall): string {
 
 /** One HTTP exchange as a line. */
 export function formatHttpCall(call: HttpCall): string {
-  const result = call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${call.error.message}` : call.status;
+  const result =
+    call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${call.error.message}` : call.status;
   return `${call.method} ${call.url} → ${result} [${formatSource(call.answeredBy, "http")}]`;
 }

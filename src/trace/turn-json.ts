@@ -69,7 +69,11 @@ export function interactionToJson<T extends Interaction>(record: T): T {
       if (record.http) json.http = { ...record.http };
       json.request = toJsonValue(record.request);
       json.reply = toJsonValue(record.reply);
-      json.usage = { inputTokens: record.usage.inputTokens, outputTokens: record.usage.outputTokens, totalTokens: record.usage.totalTokens };
+      json.usage = {
+        inputTokens: record.usage.inputTokens,
+        outputTokens: record.usage.outputTokens,
+        totalTokens: record.usage.totalTokens,
+      };
       break;
     case "http":
       json.method = record.method;

@@ -39,15 +39,26 @@ export interface VariantsReport {
  * expect(report.passed).toBeGreaterThanOrEqual(9);
  * ```
  */
-export async function variants(count: number, options: { readonly seed?: number }, run: (variant: Variant) => Promise<Turn>): Promise<VariantsReport> {
-  if (!Number.isInteger(count) || count < 1) throw new TypeError(`[tooltrace] variants(count, ...): count must be a positive integer, got ${String(count)}.`);
+export async function variants(
+  count: number,
+  options: { readonly seed?: number },
+  run: (variant: Variant) => Promise<Turn>,
+): Promise<VariantsReport> {
+  if (!Number.isInteger(count) || count < 1)
+    throw new TypeError(`[tooltrace] variants(count, ...): count must be a positive integer, got ${String(count)}.`);
   const first = options.seed ?? 1;
-  if (!Number.isSafeInteger(first)) throw new TypeError(`[tooltrace] variants(count, { seed }): the seed must be an integer, got ${String(first)}.`);
+  if (!Number.isSafeInteger(first))
+    throw new TypeError(`[tooltrace] variants(count, { seed }): the seed must be an integer, got ${String(first)}.`);
   const runs: VariantRun[] = [];
   for (let index = 0; index < count; index++) {
     const seed = first + index;
     const turn = await run({ index, seed, random: seededRandom(seed) });
-    runs.push({ seed, turn, passed: turn.status === "completed" && turn.violations.length === 0, path: turn.toolCalls.map((call) => call.qualifiedName) });
+    runs.push({
+      seed,
+      turn,
+      passed: turn.status === "completed" && turn.violations.length === 0,
+      path: turn.toolCalls.map((call) => call.qualifiedName),
+    });
   }
   const counts = new Map<string, number>();
   for (const { path } of runs) {
@@ -55,5 +66,10 @@ export async function variants(count: number, options: { readonly seed?: number 
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const passed = runs.filter((variant) => variant.passed).length;
-  return { runs, passed, allPassed: passed === runs.length, paths: [...counts].map(([path, n]) => ({ path, count: n })).sort((a, b) => b.count - a.count) };
+  return {
+    runs,
+    passed,
+    allPassed: passed === runs.length,
+    paths: [...counts].map(([path, n]) => ({ path, count: n })).sort((a, b) => b.count - a.count),
+  };
 }

@@ -29,4 +29,3 @@ declare module "vitest" {
     tooltrace?: TooltraceTaskMeta;
   }
 }
-

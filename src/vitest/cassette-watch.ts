@@ -36,7 +36,8 @@ export function cassetteWatchTrigger(vitest: () => WatchedVitest | undefined): W
 }
 
 function replays(task: WatchedTask, file: string): boolean {
-  if (task.meta?.tooltrace?.sessions.some((session) => session.cassette?.mode === "replay" && samePath(session.cassette.path, file))) return true;
+  if (task.meta?.tooltrace?.sessions.some((session) => session.cassette?.mode === "replay" && samePath(session.cassette.path, file)))
+    return true;
   return task.tasks?.some((child) => replays(child, file)) ?? false;
 }
 

@@ -34,14 +34,19 @@ const VITEST_DEFAULT_INCLUDE = "**/*.{test,spec}.?(c|m)[jt]s?(x)";
  */
 export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePlugin {
   if (options.unusedRules !== undefined && !["warn", "error", "ignore"].includes(options.unusedRules)) {
-    throw new TypeError(`[tooltrace] tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`);
+    throw new TypeError(
+      `[tooltrace] tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`,
+    );
   }
   if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
     throw new TypeError("[tooltrace] tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
   }
-  const middleware = options.middleware === undefined ? [] : typeof options.middleware === "string" ? [options.middleware] : options.middleware;
+  const middleware =
+    options.middleware === undefined ? [] : typeof options.middleware === "string" ? [options.middleware] : options.middleware;
   if (!Array.isArray(middleware) || middleware.some((path) => typeof path !== "string" || path === "")) {
-    throw new TypeError('[tooltrace] tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.');
+    throw new TypeError(
+      '[tooltrace] tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.',
+    );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
@@ -55,7 +60,19 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
     // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.
     config: (config) => ({
-      test: { setupFiles, watchTriggerPatterns, include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN], provide: { tooltrace: { ...options, middleware: middleware.map((path) => (isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path))) } } },
+      test: {
+        setupFiles,
+        watchTriggerPatterns,
+        include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN],
+        provide: {
+          tooltrace: {
+            ...options,
+            middleware: middleware.map((path) =>
+              isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
+            ),
+          },
+        },
+      },
     }),
   };
 }

@@ -35,7 +35,12 @@ function testNameOf(task: TaskLike): string {
   const prefix = task.file ? `${task.file.name} > ` : "";
   if (task.fullName !== undefined) return task.fullName.startsWith(prefix) ? task.fullName.slice(prefix.length) : task.fullName;
   const names: string[] = [];
-  for (let current: TaskLike | undefined = task; current !== undefined && current !== task.file && current.name !== task.file?.name; current = current.suite) names.unshift(current.name);
+  for (
+    let current: TaskLike | undefined = task;
+    current !== undefined && current !== task.file && current.name !== task.file?.name;
+    current = current.suite
+  )
+    names.unshift(current.name);
   return names.filter((name) => name !== "").join(" > ");
 }
 
@@ -50,7 +55,8 @@ function scopeFor(task: TaskLike): TestScope {
 
 // Hooks destructure their context: Vitest reads a hook's first parameter as a fixture list when the file uses `test.extend`.
 // Typed loosely: Vitest 3.2's types have no `aroundEach`.
-const aroundEach = (vitest as { aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => Promise<void>) => void }).aroundEach;
+const aroundEach = (vitest as { aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => Promise<void>) => void })
+  .aroundEach;
 if (typeof aroundEach === "function") {
   aroundEach(async (runTest, { task }) => {
     await runInScope(scopeFor(task), runTest);
@@ -60,7 +66,10 @@ if (typeof aroundEach === "function") {
   // beforeEach hooks, so every test (concurrent ones too) runs in its own scope.
   // A variable, so Vite does not resolve it in Vitest 5, which has no `vitest/suite` (and never gets here).
   const suite = "vitest/suite";
-  const { getFn, setFn } = (await import(/* @vite-ignore */ suite)) as { getFn(task: object): unknown; setFn(task: object, fn: () => Promise<void>): void };
+  const { getFn, setFn } = (await import(/* @vite-ignore */ suite)) as {
+    getFn(task: object): unknown;
+    setFn(task: object, fn: () => Promise<void>): void;
+  };
   const originals = new WeakMap<object, () => unknown>();
   vitest.beforeEach(({ task }) => {
     let original = originals.get(task);
@@ -87,7 +96,10 @@ vitest.afterEach(async ({ task }) => {
 
 vitest.afterAll(() => {
   const late = takeLateCallReports();
-  if (late.length > 0) throw new Error(`calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`);
+  if (late.length > 0)
+    throw new Error(
+      `calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`,
+    );
 });
 
 /** The middleware the plugin's `middleware` modules export by default (an array, or one). */
@@ -95,7 +107,8 @@ async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {
   const lists = await Promise.all(
     paths.map(async (path) => {
       const exported = ((await import(/* @vite-ignore */ path)) as { default?: unknown }).default;
-      if (exported === undefined) throw new TypeError(`[tooltrace] tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
+      if (exported === undefined)
+        throw new TypeError(`[tooltrace] tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
       return (Array.isArray(exported) ? exported : [exported]) as Middleware[];
     }),
   );

@@ -8,7 +8,16 @@ import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/t
 import type { Mutable } from "../trace/records.js";
 import type { ModelCall } from "../trace/types.js";
 import { anthropicMessages } from "./anthropic-messages.js";
-import { ERROR_STATUS, WireRequestError, type DecodedRequest, type WireApi, type WireCodec, type WireErrorKind, type WireMemory, emptyMemory } from "./codec.js";
+import {
+  ERROR_STATUS,
+  WireRequestError,
+  type DecodedRequest,
+  type WireApi,
+  type WireCodec,
+  type WireErrorKind,
+  type WireMemory,
+  emptyMemory,
+} from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
@@ -98,7 +107,16 @@ export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: Agen
       const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
       responses += 1;
       const wireTools = agentProcess?.wireTools;
-      return answerWith(codec, request, path, { responder, models, calls, responseNumber: responses, context, memory: memoryFor(context), proxied: agentProcess !== undefined || target !== undefined, ...(wireTools ? { wireTools } : {}) });
+      return answerWith(codec, request, path, {
+        responder,
+        models,
+        calls,
+        responseNumber: responses,
+        context,
+        memory: memoryFor(context),
+        proxied: agentProcess !== undefined || target !== undefined,
+        ...(wireTools ? { wireTools } : {}),
+      });
     },
   };
 }
@@ -136,7 +154,13 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
     throw cause;
   }
   if (state.models && !state.models.has(decoded.model)) {
-    return error(codec, "not_found", codec.api === "anthropic.messages" ? `model: ${decoded.model}` : `The model \`${decoded.model}\` does not exist or you do not have access to it.`);
+    return error(
+      codec,
+      "not_found",
+      codec.api === "anthropic.messages"
+        ? `model: ${decoded.model}`
+        : `The model \`${decoded.model}\` does not exist or you do not have access to it.`,
+    );
   }
   // The record (in a session's log, or made outside one) keeps the status the client gets.
   let record: Mutable<ModelCall> | undefined;
@@ -151,13 +175,28 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
       : (view: MockModelRequest) => {
           // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
           if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
-            return Promise.reject(new TooltraceError("this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`."));
+            return Promise.reject(
+              new TooltraceError(
+                "this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`.",
+              ),
+            );
           }
           // After a replayed prefix, a stateful conversation points at what the cassette's replies were called here.
           if (refersToIssued(decoded.body, state.memory.issued)) {
-            return Promise.reject(new TooltraceError("this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette."));
+            return Promise.reject(
+              new TooltraceError(
+                "this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette.",
+              ),
+            );
           }
-          return forwardToUpstream(codec.api, upstreamUrl(upstream, codec.api, request.url, path, state.proxied), request.headers, text, decoded.stream, request.signal);
+          return forwardToUpstream(
+            codec.api,
+            upstreamUrl(upstream, codec.api, request.url, path, state.proxied),
+            request.headers,
+            text,
+            decoded.stream,
+            request.signal,
+          );
         };
   const ask = (view: MockModelRequest) =>
     catchModelCall(
@@ -187,7 +226,8 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
       reply = await wireTools.settle(context, decoded.view, view, await ask(view), ask);
     }
   } catch (cause) {
-    if (cause instanceof UpstreamError) return sent(new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } }));
+    if (cause instanceof UpstreamError)
+      return sent(new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } }));
     return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));
   }
   // A real model's reply that nothing in the chain replaced reaches the client as the upstream sent it.
@@ -210,7 +250,16 @@ async function answerWith(codec: WireCodec, request: Request, path: string, stat
 function refersToIssued(body: Readonly<Record<string, unknown>>, ids: ReadonlySet<string>): boolean {
   const issued = (id: unknown) => typeof id === "string" && ids.has(id);
   if (issued(body.previous_response_id)) return true;
-  return Array.isArray(body.input) && body.input.some((item: unknown) => item !== null && typeof item === "object" && (item as { type?: unknown }).type === "item_reference" && issued((item as { id?: unknown }).id));
+  return (
+    Array.isArray(body.input) &&
+    body.input.some(
+      (item: unknown) =>
+        item !== null &&
+        typeof item === "object" &&
+        (item as { type?: unknown }).type === "item_reference" &&
+        issued((item as { id?: unknown }).id),
+    )
+  );
 }
 
 function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): Response {
@@ -223,7 +272,9 @@ function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedR
       controller.close();
     },
   });
-  return new Response(stream, { headers: { ...providerHeaders(codec.api), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
+  return new Response(stream, {
+    headers: { ...providerHeaders(codec.api), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+  });
 }
 
 /**
@@ -236,18 +287,27 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
   const codec = anthropic ? anthropicMessages : openaiChat;
   const headers = providerHeaders(api);
   const trimmed = path.replace(/\/+$/, "");
-  if (trimmed === "" || trimmed === "/v1") return request.method === "HEAD" ? new Response(null, { status: 200, headers }) : jsonResponse({}, 200, headers);
+  if (trimmed === "" || trimmed === "/v1")
+    return request.method === "HEAD" ? new Response(null, { status: 200, headers }) : jsonResponse({}, 200, headers);
   const model = /\/models\/([^/]+)$/.exec(trimmed)?.[1];
   if (request.method === "GET" && (trimmed.endsWith("/models") || model !== undefined)) {
     const ids = [...(models ?? [])];
-    const entry = (id: string) => (anthropic ? { type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" } : { id, object: "model", created: 1_700_000_000, owned_by: "tooltrace" });
+    const entry = (id: string) =>
+      anthropic
+        ? { type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }
+        : { id, object: "model", created: 1_700_000_000, owned_by: "tooltrace" };
     if (model !== undefined) {
       const id = decodeURIComponent(model);
-      if (models !== undefined && !models.has(id)) return error(codec, "not_found", anthropic ? `model: ${id}` : `The model '${id}' does not exist`);
+      if (models !== undefined && !models.has(id))
+        return error(codec, "not_found", anthropic ? `model: ${id}` : `The model '${id}' does not exist`);
       return jsonResponse(entry(id), 200, headers);
     }
     const data = ids.map(entry);
-    return jsonResponse(anthropic ? { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null } : { object: "list", data }, 200, headers);
+    return jsonResponse(
+      anthropic ? { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null } : { object: "list", data },
+      200,
+      headers,
+    );
   }
   if (request.method === "POST" && trimmed.endsWith("/messages/count_tokens")) {
     try {
@@ -258,7 +318,11 @@ async function otherPath(request: Request, path: string, models: ReadonlySet<str
     }
   }
   const message = anthropic ? "Not Found" : `Invalid URL (${request.method} ${path})`;
-  return error(codec, "not_found", `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`);
+  return error(
+    codec,
+    "not_found",
+    `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`,
+  );
 }
 
 /** Keeps the newest `MAX_REMEMBERED` of each kind of remembered thing. */
@@ -270,7 +334,10 @@ function boundMemory(memory: WireMemory): void {
 
 function error(codec: WireCodec, kind: WireErrorKind, message: string, param?: string): Response {
   // `x-should-retry: false` stops the official SDKs from retrying a mock's deliberate error.
-  return jsonResponse(codec.errorBody(kind, message, param), ERROR_STATUS[kind], { ...providerHeaders(codec.api), "x-should-retry": "false" });
+  return jsonResponse(codec.errorBody(kind, message, param), ERROR_STATUS[kind], {
+    ...providerHeaders(codec.api),
+    "x-should-retry": "false",
+  });
 }
 
 function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
@@ -289,5 +356,10 @@ function responseId(codec: WireCodec, n: number): string {
 }
 
 function isResponder(value: unknown): value is Responder {
-  return value !== null && typeof value === "object" && typeof (value as Responder).respond === "function" && typeof (value as Responder).modelId === "string";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as Responder).respond === "function" &&
+    typeof (value as Responder).modelId === "string"
+  );
 }

@@ -44,15 +44,28 @@ export const anthropicMessages: WireCodec = {
         messages.push({ role: "system", text: contentText(message.content, ["text"]) });
         continue;
       }
-      if (message.role !== "user" && message.role !== "assistant") throw new WireRequestError(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
-      const blocks: Block[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? (message.content as Block[]) : [];
-      const calls = blocks.filter((block) => block.type === "tool_use" || block.type === "server_tool_use").map((block) => ({ id: block.id ?? "", name: block.name ?? "", input: block.input }));
+      if (message.role !== "user" && message.role !== "assistant")
+        throw new WireRequestError(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
+      const blocks: Block[] =
+        typeof message.content === "string"
+          ? [{ type: "text", text: message.content }]
+          : Array.isArray(message.content)
+            ? (message.content as Block[])
+            : [];
+      const calls = blocks
+        .filter((block) => block.type === "tool_use" || block.type === "server_tool_use")
+        .map((block) => ({ id: block.id ?? "", name: block.name ?? "", input: block.input }));
       calls.forEach((call) => names.set(call.id, call.name));
       // Anthropic carries tool results inside user messages; the view gives them their own `tool` message.
       const resultBlocks = blocks.filter((block) => block.type === "tool_result");
       for (const block of resultBlocks) {
         const text = contentText(block.content, ["text"]);
-        const result = { id: block.tool_use_id ?? "", name: names.get(block.tool_use_id ?? "") ?? "", output: parseMaybeJson(text), isError: block.is_error === true };
+        const result = {
+          id: block.tool_use_id ?? "",
+          name: names.get(block.tool_use_id ?? "") ?? "",
+          output: parseMaybeJson(text),
+          isError: block.is_error === true,
+        };
         toolResults.push(result);
         appendToolResult(messages, result, text);
       }
@@ -61,7 +74,9 @@ export const anthropicMessages: WireCodec = {
         messages.push({ role: message.role, text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
       }
     }
-    const tools: MockModelTool[] = Array.isArray(body.tools) ? (body.tools as AnthropicTool[]).filter((tool) => typeof tool.name === "string").map(offeredTool) : [];
+    const tools: MockModelTool[] = Array.isArray(body.tools)
+      ? (body.tools as AnthropicTool[]).filter((tool) => typeof tool.name === "string").map(offeredTool)
+      : [];
     return { model: body.model, stream: body.stream === true, includeUsage: true, view: requestView(messages, tools, toolResults), body };
   },
 
@@ -81,7 +96,19 @@ export const anthropicMessages: WireCodec = {
   encodeStream(reply, request, responseId) {
     const events = [
       sse(
-        { type: "message_start", message: { id: responseId, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage: usage(reply, 1) } },
+        {
+          type: "message_start",
+          message: {
+            id: responseId,
+            type: "message",
+            role: "assistant",
+            model: request.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: usage(reply, 1),
+          },
+        },
         "message_start",
       ),
     ];
@@ -93,12 +120,18 @@ export const anthropicMessages: WireCodec = {
     if (reply.text !== "") {
       events.push(sse({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
       ping();
-      for (const text of chunkText(reply.text)) events.push(sse({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
+      for (const text of chunkText(reply.text))
+        events.push(sse({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
       events.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
       index += 1;
     }
     for (const call of reply.toolCalls) {
-      events.push(sse({ type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }, "content_block_start"));
+      events.push(
+        sse(
+          { type: "content_block_start", index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } },
+          "content_block_start",
+        ),
+      );
       ping();
       for (const partial_json of chunkJson(JSON.stringify(call.input))) {
         events.push(sse({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } }, "content_block_delta"));
@@ -107,7 +140,16 @@ export const anthropicMessages: WireCodec = {
       index += 1;
     }
     ping();
-    events.push(sse({ type: "message_delta", delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: usage(reply, reply.usage.outputTokens) }, "message_delta"));
+    events.push(
+      sse(
+        {
+          type: "message_delta",
+          delta: { stop_reason: stopReason(reply), stop_sequence: null },
+          usage: usage(reply, reply.usage.outputTokens),
+        },
+        "message_delta",
+      ),
+    );
     events.push(sse({ type: "message_stop" }, "message_stop"));
     return events;
   },
@@ -125,13 +167,16 @@ export const anthropicMessages: WireCodec = {
 function checkSystemPlacement(roles: readonly unknown[], i: number): void {
   const placed = i > 0 && roles[i - 1] === "user" && (i === roles.length - 1 || roles[i + 1] === "assistant");
   if (!placed) {
-    throw new WireRequestError(`messages.${i}: a system message inside messages must come right after a user message, and be last or followed by an assistant message`);
+    throw new WireRequestError(
+      `messages.${i}: a system message inside messages must come right after a user message, and be last or followed by an assistant message`,
+    );
   }
 }
 
 /** An offered tool with its type: `function` for a tool with an input schema, the server tool's type otherwise. */
 function offeredTool(tool: AnthropicTool): MockModelTool {
-  const type = tool.input_schema !== undefined && (tool.type === undefined || tool.type === "custom") ? "function" : (tool.type ?? "function");
+  const type =
+    tool.input_schema !== undefined && (tool.type === undefined || tool.type === "custom") ? "function" : (tool.type ?? "function");
   return toolView(tool.name as string, tool.description, tool.input_schema, type);
 }
 

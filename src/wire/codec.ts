@@ -83,7 +83,13 @@ export function contentText(content: unknown, textTypes: readonly string[]): str
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .filter((part): part is { type: string; text: string } => part !== null && typeof part === "object" && textTypes.includes((part as { type?: string }).type ?? "") && typeof (part as { text?: unknown }).text === "string")
+    .filter(
+      (part): part is { type: string; text: string } =>
+        part !== null &&
+        typeof part === "object" &&
+        textTypes.includes((part as { type?: string }).type ?? "") &&
+        typeof (part as { text?: unknown }).text === "string",
+    )
     .map((part) => part.text)
     .join("\n");
 }

@@ -29,8 +29,13 @@ export function responsesObject(body: string, streamed: boolean): Json {
 function decodeJson(api: WireApi, body: Json): ResolvedReply {
   if (api === "anthropic.messages") {
     const content = (body.content ?? []) as Json[];
-    const text = content.filter((block) => block.type === "text").map((block) => String(block.text ?? "")).join("");
-    const toolCalls = content.filter((block) => block.type === "tool_use").map((block) => ({ id: String(block.id), name: String(block.name), input: block.input }));
+    const text = content
+      .filter((block) => block.type === "text")
+      .map((block) => String(block.text ?? ""))
+      .join("");
+    const toolCalls = content
+      .filter((block) => block.type === "tool_use")
+      .map((block) => ({ id: String(block.id), name: String(block.name), input: block.input }));
     const usage = (body.usage ?? {}) as Json;
     return reply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
   }
@@ -38,7 +43,12 @@ function decodeJson(api: WireApi, body: Json): ResolvedReply {
     const message = (((body.choices ?? []) as Json[])[0]?.message ?? {}) as Json;
     const toolCalls = ((message.tool_calls ?? []) as Json[]).map(chatToolCall);
     const usage = (body.usage ?? {}) as Json;
-    return reply(typeof message.content === "string" ? message.content : "", toolCalls, Number(usage.prompt_tokens ?? 0), Number(usage.completion_tokens ?? 0));
+    return reply(
+      typeof message.content === "string" ? message.content : "",
+      toolCalls,
+      Number(usage.prompt_tokens ?? 0),
+      Number(usage.completion_tokens ?? 0),
+    );
   }
   const output = (body.output ?? []) as Json[];
   const text = output
@@ -49,7 +59,11 @@ function decodeJson(api: WireApi, body: Json): ResolvedReply {
     .join("");
   const toolCalls = output
     .filter((item) => item.type === "function_call" || item.type === "custom_tool_call")
-    .map((item) => ({ id: String(item.call_id), name: String(item.name), input: item.type === "custom_tool_call" ? String(item.input ?? "") : parseMaybeJson(String(item.arguments ?? "{}")) }));
+    .map((item) => ({
+      id: String(item.call_id),
+      name: String(item.name),
+      input: item.type === "custom_tool_call" ? String(item.input ?? "") : parseMaybeJson(String(item.arguments ?? "{}")),
+    }));
   const usage = (body.usage ?? {}) as Json;
   return reply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
 }
@@ -69,7 +83,8 @@ function anthropicStream(events: readonly Json[]): ResolvedReply {
   let outputTokens = 0;
   const calls = new Map<number, { id: string; name: string; json: string }>();
   for (const event of events) {
-    if (event.type === "message_start") inputTokens = Number(((event.message as Json | undefined)?.usage as Json | undefined)?.input_tokens ?? 0);
+    if (event.type === "message_start")
+      inputTokens = Number(((event.message as Json | undefined)?.usage as Json | undefined)?.input_tokens ?? 0);
     if (event.type === "content_block_start") {
       const block = event.content_block as Json;
       if (block.type === "tool_use") calls.set(Number(event.index), { id: String(block.id), name: String(block.name), json: "" });
@@ -85,7 +100,9 @@ function anthropicStream(events: readonly Json[]): ResolvedReply {
     }
     if (event.type === "message_delta") outputTokens = Number((event.usage as Json | undefined)?.output_tokens ?? outputTokens);
   }
-  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ id: call.id, name: call.name, input: call.json === "" ? {} : parseMaybeJson(call.json) }));
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({ id: call.id, name: call.name, input: call.json === "" ? {} : parseMaybeJson(call.json) }));
   return reply(text, toolCalls, inputTokens, outputTokens);
 }
 
@@ -113,7 +130,13 @@ function chatStream(events: readonly Json[]): ResolvedReply {
       calls.set(index, call);
     }
   }
-  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ id: call.id, name: call.name, input: call.custom ? call.args : call.args === "" ? {} : parseMaybeJson(call.args) }));
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({
+      id: call.id,
+      name: call.name,
+      input: call.custom ? call.args : call.args === "" ? {} : parseMaybeJson(call.args),
+    }));
   return reply(text, toolCalls, inputTokens, outputTokens);
 }
 

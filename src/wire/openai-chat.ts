@@ -52,11 +52,21 @@ export const openaiChat: WireCodec = {
           )
         : [];
       calls.forEach((call) => names.set(call.id, call.name));
-      messages.push({ role: role === "developer" ? "system" : (role as MockModelMessage["role"]), text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+      messages.push({
+        role: role === "developer" ? "system" : (role as MockModelMessage["role"]),
+        text,
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      });
     }
     const tools: MockModelTool[] = Array.isArray(body.tools) ? (body.tools as ChatTool[]).flatMap(offeredTool) : [];
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
-    return { model: body.model, stream: body.stream === true, includeUsage: streamOptions?.include_usage === true, view: requestView(messages, tools, toolResults), body };
+    return {
+      model: body.model,
+      stream: body.stream === true,
+      includeUsage: streamOptions?.include_usage === true,
+      view: requestView(messages, tools, toolResults),
+      body,
+    };
   },
 
   encodeJson(reply, request, responseId) {
@@ -85,7 +95,14 @@ export const openaiChat: WireCodec = {
 
   encodeStream(reply, request, responseId) {
     const chunk = (delta: object, finish: string | null = null) =>
-      sse({ id: responseId, object: "chat.completion.chunk", created: CREATED, model: request.model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+      sse({
+        id: responseId,
+        object: "chat.completion.chunk",
+        created: CREATED,
+        model: request.model,
+        system_fingerprint: null,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      });
     const events = [chunk({ role: "assistant", content: "", refusal: null })];
     for (const content of reply.text === "" ? [] : chunkText(reply.text)) events.push(chunk({ content }));
     reply.toolCalls.forEach((call, index) => {
@@ -94,11 +111,22 @@ export const openaiChat: WireCodec = {
         return;
       }
       events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-      for (const args of chunkJson(JSON.stringify(call.input))) events.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
+      for (const args of chunkJson(JSON.stringify(call.input)))
+        events.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
     });
     events.push(chunk({}, finishReason(reply)));
     if (request.includeUsage) {
-      events.push(sse({ id: responseId, object: "chat.completion.chunk", created: CREATED, model: request.model, system_fingerprint: null, choices: [], usage: usage(reply) }));
+      events.push(
+        sse({
+          id: responseId,
+          object: "chat.completion.chunk",
+          created: CREATED,
+          model: request.model,
+          system_fingerprint: null,
+          choices: [],
+          usage: usage(reply),
+        }),
+      );
     }
     events.push(sse("[DONE]"));
     return events;
@@ -126,8 +154,10 @@ function usage(reply: ResolvedReply) {
 
 /** An offered tool with its type: `function` with its schema, `custom` with its name (free-text input). */
 function offeredTool(tool: ChatTool): MockModelTool[] {
-  if (tool.type === "function" && typeof tool.function?.name === "string") return [toolView(tool.function.name, tool.function.description, tool.function.parameters)];
-  if (tool.type === "custom" && typeof tool.custom?.name === "string") return [toolView(tool.custom.name, tool.custom.description, undefined, "custom")];
+  if (tool.type === "function" && typeof tool.function?.name === "string")
+    return [toolView(tool.function.name, tool.function.description, tool.function.parameters)];
+  if (tool.type === "custom" && typeof tool.custom?.name === "string")
+    return [toolView(tool.custom.name, tool.custom.description, undefined, "custom")];
   return [];
 }
 
@@ -137,6 +167,11 @@ function isCustom(call: ResolvedReply["toolCalls"][number], request: DecodedRequ
 
 /** A reply's tool call as Chat Completions writes it: a function with JSON arguments, or a custom tool with raw input. */
 function toolCall(call: ResolvedReply["toolCalls"][number], request: DecodedRequest) {
-  if (isCustom(call, request)) return { id: call.id, type: "custom", custom: { name: call.name, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) } };
+  if (isCustom(call, request))
+    return {
+      id: call.id,
+      type: "custom",
+      custom: { name: call.name, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) },
+    };
   return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } };
 }

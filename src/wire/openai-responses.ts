@@ -1,7 +1,17 @@
 import { chunkText } from "../model/chunk-text.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec, type WireMemory } from "./codec.js";
+import {
+  appendToolResult,
+  asRecord,
+  chunkJson,
+  contentText,
+  sse,
+  WireRequestError,
+  type DecodedRequest,
+  type WireCodec,
+  type WireMemory,
+} from "./codec.js";
 import { openaiErrorBody } from "./openai-error.js";
 import { responsesObject } from "./decode-reply.js";
 
@@ -26,10 +36,12 @@ export const openaiResponses: WireCodec = {
     const body = asRecord(raw, "The request body");
     if (typeof body.model !== "string") throw new WireRequestError("Missing required parameter: 'model'.");
     if (body.input === undefined) throw new WireRequestError("Missing required parameter: 'input'.");
-    const given: unknown[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : Array.isArray(body.input) ? body.input : [];
+    const given: unknown[] =
+      typeof body.input === "string" ? [{ role: "user", content: body.input }] : Array.isArray(body.input) ? body.input : [];
     const previous = body.previous_response_id;
     const earlier = typeof previous === "string" ? memory.responses.get(previous) : [];
-    if (earlier === undefined) throw new WireRequestError(`Previous response with id '${String(previous)}' not found.`, "not_found", "previous_response_id");
+    if (earlier === undefined)
+      throw new WireRequestError(`Previous response with id '${String(previous)}' not found.`, "not_found", "previous_response_id");
     const items = [
       ...earlier,
       ...given.map((item, i) => {
@@ -52,22 +64,36 @@ export const openaiResponses: WireCodec = {
         const call = { id: String(item.call_id ?? ""), name: String(item.name ?? ""), input };
         names.set(call.id, call.name);
         // Consecutive calls (and an assistant message just before them) form one assistant turn.
-        if (previousMessage?.role === "assistant") messages[messages.length - 1] = { ...previousMessage, toolCalls: [...(previousMessage.toolCalls ?? []), call] };
+        if (previousMessage?.role === "assistant")
+          messages[messages.length - 1] = { ...previousMessage, toolCalls: [...(previousMessage.toolCalls ?? []), call] };
         else messages.push({ role: "assistant", text: "", toolCalls: [call] });
       } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
         const text = contentText(item.output, TEXT_PARTS);
-        const result = { id: String(item.call_id ?? ""), name: names.get(String(item.call_id ?? "")) ?? "", output: parseMaybeJson(text), isError: false };
+        const result = {
+          id: String(item.call_id ?? ""),
+          name: names.get(String(item.call_id ?? "")) ?? "",
+          output: parseMaybeJson(text),
+          isError: false,
+        };
         toolResults.push(result);
         appendToolResult(messages, result, text);
       } else if (item.type === undefined || item.type === "message") {
         const role = item.role === "developer" ? "system" : item.role;
-        if (role !== "user" && role !== "assistant" && role !== "system") throw new WireRequestError(`Invalid value for 'input[${i}].role'.`, "invalid_request", `input[${i}].role`);
+        if (role !== "user" && role !== "assistant" && role !== "system")
+          throw new WireRequestError(`Invalid value for 'input[${i}].role'.`, "invalid_request", `input[${i}].role`);
         messages.push({ role, text: contentText(item.content, TEXT_PARTS) });
       }
       // Reasoning items and server tools' own call items carry nothing the view shows.
     }
     const tools: MockModelTool[] = Array.isArray(body.tools) ? (body.tools as ResponsesTool[]).flatMap((tool) => offeredTools(tool)) : [];
-    return { model: body.model, stream: body.stream === true, includeUsage: true, view: requestView(messages, tools, toolResults), body, items };
+    return {
+      model: body.model,
+      stream: body.stream === true,
+      includeUsage: true,
+      view: requestView(messages, tools, toolResults),
+      body,
+      items,
+    };
   },
 
   encodeJson(reply, request, responseId) {
@@ -87,17 +113,22 @@ export const openaiResponses: WireCodec = {
         events.push(event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } }));
         const part = { type: "output_text", text: "", annotations: [] };
         events.push(event("response.content_part.added", { item_id: item.id, output_index, content_index: 0, part }));
-        for (const delta of chunkText(text)) events.push(event("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta, logprobs: [] }));
+        for (const delta of chunkText(text))
+          events.push(event("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta, logprobs: [] }));
         events.push(event("response.output_text.done", { item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
         events.push(event("response.content_part.done", { item_id: item.id, output_index, content_index: 0, part: { ...part, text } }));
       } else if (item.type === "custom_tool_call") {
         events.push(event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", input: "" } }));
-        for (const delta of chunkJson(item.input)) events.push(event("response.custom_tool_call_input.delta", { item_id: item.id, output_index, delta }));
+        for (const delta of chunkJson(item.input))
+          events.push(event("response.custom_tool_call_input.delta", { item_id: item.id, output_index, delta }));
         events.push(event("response.custom_tool_call_input.done", { item_id: item.id, output_index, input: item.input }));
       } else {
         events.push(event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } }));
-        for (const delta of chunkJson(item.arguments)) events.push(event("response.function_call_arguments.delta", { item_id: item.id, output_index, delta }));
-        events.push(event("response.function_call_arguments.done", { item_id: item.id, output_index, name: item.name, arguments: item.arguments }));
+        for (const delta of chunkJson(item.arguments))
+          events.push(event("response.function_call_arguments.delta", { item_id: item.id, output_index, delta }));
+        events.push(
+          event("response.function_call_arguments.done", { item_id: item.id, output_index, name: item.name, arguments: item.arguments }),
+        );
       }
       events.push(event("response.output_item.done", { output_index, item }));
     });
@@ -119,7 +150,8 @@ export const openaiResponses: WireCodec = {
     const response = responsesObject(body, streamed);
     const output = Array.isArray(response.output) ? (response.output as Record<string, unknown>[]) : [];
     for (const item of output) if (typeof item.id === "string") memory.items.set(item.id, item);
-    if (typeof response.id === "string" && request.body.store !== false) memory.responses.set(response.id, [...(request.items ?? []), ...output]);
+    if (typeof response.id === "string" && request.body.store !== false)
+      memory.responses.set(response.id, [...(request.items ?? []), ...output]);
   },
 
   errorBody: openaiErrorBody,
@@ -128,14 +160,21 @@ export const openaiResponses: WireCodec = {
 /** An offered tool with its type; a namespace's tools are offered as `namespace.tool`. */
 function offeredTools(tool: ResponsesTool, namespace?: string): MockModelTool[] {
   const qualify = (name: string) => (namespace ? `${namespace}.${name}` : name);
-  if (Array.isArray(tool.tools) && typeof tool.name === "string") return tool.tools.flatMap((inner) => offeredTools(inner, qualify(tool.name as string)));
+  if (Array.isArray(tool.tools) && typeof tool.name === "string")
+    return tool.tools.flatMap((inner) => offeredTools(inner, qualify(tool.name as string)));
   if (tool.type === "function" && typeof tool.name === "string") return [toolView(qualify(tool.name), tool.description, tool.parameters)];
   const name = tool.name ?? tool.server_label ?? tool.type;
   return typeof name === "string" ? [toolView(qualify(name), tool.description, tool.parameters, tool.type ?? "function")] : [];
 }
 
 type OutputItem =
-  | { id: string; type: "message"; status: "completed"; role: "assistant"; content: { type: "output_text"; text: string; annotations: []; logprobs: [] }[] }
+  | {
+      id: string;
+      type: "message";
+      status: "completed";
+      role: "assistant";
+      content: { type: "output_text"; text: string; annotations: []; logprobs: [] }[];
+    }
   | { id: string; type: "function_call"; status: "completed"; call_id: string; name: string; arguments: string }
   | { id: string; type: "custom_tool_call"; status: "completed"; call_id: string; name: string; input: string };
 
@@ -144,12 +183,34 @@ function outputItems(reply: ResolvedReply, request: DecodedRequest, responseId: 
   const serial = responseId.slice("resp_".length);
   const items: OutputItem[] = [];
   if (reply.text !== "") {
-    items.push({ id: `msg_${serial}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: reply.text, annotations: [], logprobs: [] }] });
+    items.push({
+      id: `msg_${serial}`,
+      type: "message",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: reply.text, annotations: [], logprobs: [] }],
+    });
   }
   reply.toolCalls.forEach((call, i) => {
     const custom = request.view.tools.some((tool) => tool.name === call.name && tool.type === "custom");
-    if (custom) items.push({ id: `ctc_${serial}_${i}`, type: "custom_tool_call", status: "completed", call_id: call.id, name: call.name, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) });
-    else items.push({ id: `fc_${serial}_${i}`, type: "function_call", status: "completed", call_id: call.id, name: call.name, arguments: JSON.stringify(call.input) });
+    if (custom)
+      items.push({
+        id: `ctc_${serial}_${i}`,
+        type: "custom_tool_call",
+        status: "completed",
+        call_id: call.id,
+        name: call.name,
+        input: typeof call.input === "string" ? call.input : JSON.stringify(call.input),
+      });
+    else
+      items.push({
+        id: `fc_${serial}_${i}`,
+        type: "function_call",
+        status: "completed",
+        call_id: call.id,
+        name: call.name,
+        arguments: JSON.stringify(call.input),
+      });
   });
   return items;
 }

@@ -54,14 +54,17 @@ export function checkUpstream(value: unknown): true | string | undefined {
       // reported below
     }
   }
-  throw new TypeError(`[tooltrace] createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`);
+  throw new TypeError(
+    `[tooltrace] createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`,
+  );
 }
 
 /** The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. */
 export function upstreamUrl(upstream: true | string, api: WireApi, requestUrl: string, path: string, proxied: boolean): string {
   const url = new URL(requestUrl);
   if (upstream === true && !proxied) return requestUrl;
-  const base = upstream === true ? new URL(api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai).origin : upstream;
+  const base =
+    upstream === true ? new URL(api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai).origin : upstream;
   return `${base}${path}${url.search}`;
 }
 
@@ -72,7 +75,14 @@ const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive"
  * server-sent events) into a reply. The request is marked for MSW to let through untouched, so the HTTP
  * catcher neither traces it a second time nor refuses it.
  */
-export async function forwardToUpstream(api: WireApi, url: string, headers: Headers, body: string, streamed: boolean, signal?: AbortSignal): Promise<ResolvedReply> {
+export async function forwardToUpstream(
+  api: WireApi,
+  url: string,
+  headers: Headers,
+  body: string,
+  streamed: boolean,
+  signal?: AbortSignal,
+): Promise<ResolvedReply> {
   const sent = new Headers();
   headers.forEach((value, name) => {
     if (!HOP_BY_HOP.has(name)) sent.set(name, value);
@@ -94,7 +104,9 @@ export async function forwardToUpstream(api: WireApi, url: string, headers: Head
   try {
     reply = decodeReply(api, text, events);
   } catch (cause) {
-    throw new TooltraceError(`the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`);
+    throw new TooltraceError(
+      `the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
+    );
   }
   const kept: Record<string, string> = {};
   response.headers.forEach((value, name) => {

@@ -75,7 +75,13 @@ export class WireToolCalls {
    * call of a reply was answered in the chain. `sent` is the request as the agent sent it, `view` as the
    * model saw it.
    */
-  async settle(context: TurnContext, sent: MockModelRequest, view: MockModelRequest, reply: ResolvedReply, ask: (view: MockModelRequest) => Promise<ResolvedReply>): Promise<ResolvedReply> {
+  async settle(
+    context: TurnContext,
+    sent: MockModelRequest,
+    view: MockModelRequest,
+    reply: ResolvedReply,
+    ask: (view: MockModelRequest) => Promise<ResolvedReply>,
+  ): Promise<ResolvedReply> {
     let current = reply;
     let seen = view;
     for (let round = 0; ; round += 1) {
@@ -93,12 +99,23 @@ export class WireToolCalls {
         return { ...current, toolCalls: visible };
       }
       if (round >= MAX_HIDDEN_ROUNDS) {
-        throw new Error(`[tooltrace] the model made tool calls ${MAX_HIDDEN_ROUNDS} times in a row that tooltrace answered without the agent (stubs, middleware, strict mode); is the mock model looping?`);
+        throw new Error(
+          `[tooltrace] the model made tool calls ${MAX_HIDDEN_ROUNDS} times in a row that tooltrace answered without the agent (stubs, middleware, strict mode); is the mock model looping?`,
+        );
       }
       const answered = await Promise.all(current.toolCalls.map((call) => this.calls.get(call.id)?.outcome));
-      const results: MockModelToolResult[] = current.toolCalls.map((call, i) => ({ id: call.id, name: call.name, output: answered[i]?.output, isError: answered[i]?.isError ?? false }));
+      const results: MockModelToolResult[] = current.toolCalls.map((call, i) => ({
+        id: call.id,
+        name: call.name,
+        output: answered[i]?.output,
+        isError: answered[i]?.isError ?? false,
+      }));
       const messages: MockModelMessage[] = [
-        { role: "assistant", text: current.text, toolCalls: current.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })) },
+        {
+          role: "assistant",
+          text: current.text,
+          toolCalls: current.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
+        },
         { role: "tool", text: resultsText(results), toolResults: results },
       ];
       // Placed by the agent's own conversation (`sent`), which lacks every round it never saw.
@@ -123,20 +140,29 @@ export class WireToolCalls {
   /** Starts one call's chain; resolves when it reached the agent (with the input to send) or was answered. */
   private start(context: TurnContext, id: string, name: string, input: unknown): Promise<{ reached: boolean; input: unknown }> {
     let reached: (input: unknown) => void = () => undefined;
-    const reachedAgent = new Promise<{ reached: boolean; input: unknown }>((resolve) => (reached = (sentInput) => resolve({ reached: true, input: sentInput })));
+    const reachedAgent = new Promise<{ reached: boolean; input: unknown }>(
+      (resolve) => (reached = (sentInput) => resolve({ reached: true, input: sentInput })),
+    );
     const call: Partial<WireCall> & { delivered: boolean } = { id, name, input, delivered: false };
     const terminal: Terminal = {
       source: REAL,
       live: true,
       run: (sentInput) =>
         new Promise<unknown>((resolve, reject) => {
-          call.deliver = (result) => (result.isError ? reject(new Error(typeof result.output === "string" ? result.output : JSON.stringify(result.output))) : resolve(result.output));
+          call.deliver = (result) =>
+            result.isError
+              ? reject(new Error(typeof result.output === "string" ? result.output : JSON.stringify(result.output)))
+              : resolve(result.output);
           reached(sentInput);
         }),
     };
     let answer: unknown;
     try {
-      answer = context.host.handle(context, { kind: "tool", executor: { label: name }, input, callId: id, toolName: name, wire: true }, terminal);
+      answer = context.host.handle(
+        context,
+        { kind: "tool", executor: { label: name }, input, callId: id, toolName: name, wire: true },
+        terminal,
+      );
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -175,12 +201,20 @@ export class WireToolCalls {
       messages.push(this.restoreMessage(message));
     });
     for (const round of rounds) if (round.at >= view.messages.length) messages.push(...round.messages);
-    return requestView(messages, view.tools, messages.flatMap((message) => message.toolResults ?? []));
+    return requestView(
+      messages,
+      view.tools,
+      messages.flatMap((message) => message.toolResults ?? []),
+    );
   }
 
   private restoreMessage(message: MockModelMessage): MockModelMessage {
     if (message.toolCalls !== undefined && message.toolCalls.some((call) => this.calls.has(call.id))) {
-      const toolCalls = this.inGroups(message.toolCalls, (call, known) => ({ ...call, input: known?.input ?? call.input }), (hidden) => ({ id: hidden.id, name: hidden.name, input: hidden.input }));
+      const toolCalls = this.inGroups(
+        message.toolCalls,
+        (call, known) => ({ ...call, input: known?.input ?? call.input }),
+        (hidden) => ({ id: hidden.id, name: hidden.name, input: hidden.input }),
+      );
       return { ...message, toolCalls };
     }
     if (message.toolResults !== undefined && message.toolResults.some((result) => this.calls.has(result.id))) {
@@ -198,7 +232,11 @@ export class WireToolCalls {
    * The agent's items (calls or results) as the model must see them: each mapped by `seen`, and where an item
    * belongs to a reply some of whose calls the agent never got, that reply's items in their original order.
    */
-  private inGroups<T extends { readonly id: string }>(items: readonly T[], seen: (item: T, known: WireCall | undefined) => T, hidden: (call: WireCall) => T): T[] {
+  private inGroups<T extends { readonly id: string }>(
+    items: readonly T[],
+    seen: (item: T, known: WireCall | undefined) => T,
+    hidden: (call: WireCall) => T,
+  ): T[] {
     const out: T[] = [];
     const byId = new Map(items.map((item) => [item.id, item]));
     const placed = new Set<readonly string[]>();

@@ -19,8 +19,16 @@ afterAll(() => llm.close());
 function langchainTasks() {
   const realRuns: string[] = [];
   const tools = [
-    tool(async () => (realRuns.push("list_tasks"), { tasks: [{ id: "real-1", title: "Real task from the database" }] }), { name: "list_tasks", description: "List the user's open tasks.", schema: z.object({}) }),
-    tool(async ({ task_id }: { task_id: string }) => (realRuns.push(`complete_task ${task_id}`), { success: true }), { name: "complete_task", description: "Mark a task as done.", schema: z.object({ task_id: z.string() }) }),
+    tool(async () => (realRuns.push("list_tasks"), { tasks: [{ id: "real-1", title: "Real task from the database" }] }), {
+      name: "list_tasks",
+      description: "List the user's open tasks.",
+      schema: z.object({}),
+    }),
+    tool(async ({ task_id }: { task_id: string }) => (realRuns.push(`complete_task ${task_id}`), { success: true }), {
+      name: "complete_task",
+      description: "Mark a task as done.",
+      schema: z.object({ task_id: z.string() }),
+    }),
   ];
   const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", maxRetries: 0 });
   const agent = createAgent({ model, tools, systemPrompt: "You manage the user's tasks." });
@@ -44,7 +52,9 @@ describe("LangChain tools are caught, stubbed and traced", () => {
     expect(realRuns).toEqual([]);
     expect(first.toolCalls[0]).toMatchObject({ tool: "list_tasks", answeredBy: { kind: "stub", ruleId: "tasks" } });
     // The call took LangChain's own id, which is the model's.
-    expect(second.toolCalls.map((call) => call.id)).toEqual(second.modelCalls.flatMap((call) => call.reply.toolCalls.map((asked) => asked.id)));
+    expect(second.toolCalls.map((call) => call.id)).toEqual(
+      second.modelCalls.flatMap((call) => call.reply.toolCalls.map((asked) => asked.id)),
+    );
   });
 
   test("a stub's throw surfaces as a LangChain tool error (a ToolMessage with error status) the model reads", async () => {
@@ -68,7 +78,11 @@ describe("LangChain tools are caught, stubbed and traced", () => {
 
   test("an unmatched call in strict mode never runs the real tool", async () => {
     const { tools, agent, realRuns } = langchainTasks();
-    const session = createSession({ tools, strict: true, agent: async (message) => String((await agent.invoke({ messages: [{ role: "user", content: message }] })).messages.at(-1)?.content) });
+    const session = createSession({
+      tools,
+      strict: true,
+      agent: async (message) => String((await agent.invoke({ messages: [{ role: "user", content: message }] })).messages.at(-1)?.content),
+    });
     const turn = await session.send("What tasks do I have?");
     expect(realRuns).toEqual([]);
     expect(turn).toHaveCalledTool("list_tasks", { status: "rejected" });

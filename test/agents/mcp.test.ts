@@ -36,7 +36,14 @@ async function tasksServer(realRuns: string[]) {
 async function agentOver(client: Client, respond: MockModelInput) {
   const listed = (await client.listTools()).tools;
   const tools: ToolSet = Object.fromEntries(
-    listed.map((t) => [t.name, tool({ description: t.description ?? "", inputSchema: jsonSchema(t.inputSchema as never), execute: async (args) => client.callTool({ name: t.name, arguments: args as Record<string, unknown> }) })]),
+    listed.map((t) => [
+      t.name,
+      tool({
+        description: t.description ?? "",
+        inputSchema: jsonSchema(t.inputSchema as never),
+        execute: async (args) => client.callTool({ name: t.name, arguments: args as Record<string, unknown> }),
+      }),
+    ]),
   );
   const model = mockModel(respond);
   return async (message: string) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text;
@@ -49,32 +56,59 @@ describe("tools reached through an MCP client's callTool are caught at the clien
     const seen: MockModelRequest[] = [];
     const agent = await agentOver(client, (request: MockModelRequest) => {
       seen.push(request);
-      return request.toolResults.length === 0 ? { toolCalls: [{ name: "list_tasks", input: { status: "open" } }] } : `Got: ${JSON.stringify(request.toolResults[0]?.output)}`;
+      return request.toolResults.length === 0
+        ? { toolCalls: [{ name: "list_tasks", input: { status: "open" } }] }
+        : `Got: ${JSON.stringify(request.toolResults[0]?.output)}`;
     });
     const session = createSession({
       agent,
       tools: await mcpTools(client, { server: "tasks" }),
       strict: true,
-      stubs: [{ id: "open", tool: "tasks/list_tasks", match: { status: { const: "open" } }, outcome: { response: { tasks: ["Buy milk"] } } }],
+      stubs: [
+        { id: "open", tool: "tasks/list_tasks", match: { status: { const: "open" } }, outcome: { response: { tasks: ["Buy milk"] } } },
+      ],
     });
     const turn = await session.send("What is open?");
     expect(realRuns).toEqual([]);
     expect(turn).toHaveCalledTool("tasks/list_tasks", { input: { status: "open" }, output: { tasks: ["Buy milk"] } });
     // The agent got a CallToolResult, as from the real server.
-    expect(seen[1]?.toolResults[0]?.output).toMatchObject({ content: [{ type: "text", text: '{"tasks":["Buy milk"]}' }], structuredContent: { tasks: ["Buy milk"] } });
-    expect(seen[0]?.tools.find((t) => t.name === "list_tasks")?.inputSchema).toMatchObject({ type: "object", properties: { status: { type: "string" } }, required: ["status"] });
+    expect(seen[1]?.toolResults[0]?.output).toMatchObject({
+      content: [{ type: "text", text: '{"tasks":["Buy milk"]}' }],
+      structuredContent: { tasks: ["Buy milk"] },
+    });
+    expect(seen[0]?.tools.find((t) => t.name === "list_tasks")?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { status: { type: "string" } },
+      required: ["status"],
+    });
   });
 
   test("a stub's throw comes back as an isError result; unmatched calls in strict mode never reach the server", async () => {
     const realRuns: string[] = [];
     const client = await tasksServer(realRuns);
-    const agent = await agentOver(client, (request: MockModelRequest) => (request.toolResults.length === 0 ? { toolCalls: [{ name: "list_tasks", input: { status: "open" } }, { name: "complete_task", input: { task_id: "t1" } }] } : "ok"));
-    const session = createSession({ agent, tools: await mcpTools(client, { server: "tasks" }), strict: true, stubs: [{ id: "down", tool: "tasks/list_tasks", outcome: { throw: { message: "tasks db down" } } }] });
+    const agent = await agentOver(client, (request: MockModelRequest) =>
+      request.toolResults.length === 0
+        ? {
+            toolCalls: [
+              { name: "list_tasks", input: { status: "open" } },
+              { name: "complete_task", input: { task_id: "t1" } },
+            ],
+          }
+        : "ok",
+    );
+    const session = createSession({
+      agent,
+      tools: await mcpTools(client, { server: "tasks" }),
+      strict: true,
+      stubs: [{ id: "down", tool: "tasks/list_tasks", outcome: { throw: { message: "tasks db down" } } }],
+    });
     const turn = await session.send("go");
     expect(realRuns).toEqual([]);
     expect(turn).toHaveFailedAction("tasks/list_tasks", { error: "tasks db down" });
     expect(turn).toHaveCalledTool("tasks/complete_task", { status: "rejected" });
-    expect(turn.modelCalls[1]?.request).toMatchObject({ toolResults: [{ output: { isError: true, content: [{ text: "tasks db down" }] } }, { output: { isError: true } }] });
+    expect(turn.modelCalls[1]?.request).toMatchObject({
+      toolResults: [{ output: { isError: true, content: [{ text: "tasks db down" }] } }, { output: { isError: true } }],
+    });
     expect(session.takeViolations()).toHaveLength(1);
   });
 

@@ -9,7 +9,8 @@ import { startLlmServer, type LlmServer } from "tooltrace/msw";
 function supportModel(request: MockModelRequest): MockModelResponse | string {
   const billing = request.messages[0]?.text.includes("You handle refunds");
   const names = request.toolResults.map((result) => result.name);
-  if (billing) return names.includes("refund_order") ? "Refunded A1." : { toolCalls: [{ name: "refund_order", input: { order_id: "A1" } }] };
+  if (billing)
+    return names.includes("refund_order") ? "Refunded A1." : { toolCalls: [{ name: "refund_order", input: { order_id: "A1" } }] };
   if (names.length === 0) return { toolCalls: [{ name: "lookup_order", input: { order_id: "A1" } }] };
   if (!names.includes("billing")) return { toolCalls: [{ name: "billing", input: { input: "Refund order A1" } }] };
   return `Done: ${String(request.toolResults.at(-1)?.output)}`;
@@ -23,10 +24,25 @@ beforeAll(() => {
 afterAll(() => llm.close());
 
 function agents(realRuns: string[]) {
-  const refund = tool({ name: "refund_order", description: "Refund an order.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`refund ${order_id}`), "refunded for real") });
+  const refund = tool({
+    name: "refund_order",
+    description: "Refund an order.",
+    parameters: z.object({ order_id: z.string() }),
+    execute: async ({ order_id }) => (realRuns.push(`refund ${order_id}`), "refunded for real"),
+  });
   const billing = new Agent({ name: "billing", instructions: "You handle refunds.", model: "gpt-4.1", tools: [refund] });
-  const lookup = tool({ name: "lookup_order", description: "Look an order up.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`lookup ${order_id}`), { status: "unknown" }) });
-  const support = new Agent({ name: "support", instructions: "You are the support agent.", model: "gpt-4.1", tools: [lookup, billing.asTool({ toolName: "billing", toolDescription: "Ask billing." })] });
+  const lookup = tool({
+    name: "lookup_order",
+    description: "Look an order up.",
+    parameters: z.object({ order_id: z.string() }),
+    execute: async ({ order_id }) => (realRuns.push(`lookup ${order_id}`), { status: "unknown" }),
+  });
+  const support = new Agent({
+    name: "support",
+    instructions: "You are the support agent.",
+    model: "gpt-4.1",
+    tools: [lookup, billing.asTool({ toolName: "billing", toolDescription: "Ask billing." })],
+  });
   return { support, billing };
 }
 
@@ -67,7 +83,9 @@ describe("OpenAI Agents SDK function tools are caught through their public invok
     const turn = await session.send("Please refund order A1.");
     expect(turn).toHaveFailedAction("lookup_order", { error: "order service down" });
     const seen = turn.modelCalls[1]?.request as MockModelRequest;
-    expect(seen.toolResults[0]?.output).toBe("An error occurred while running the tool. Please try again. Error: TimeoutError: order service down");
+    expect(seen.toolResults[0]?.output).toBe(
+      "An error occurred while running the tool. Please try again. Error: TimeoutError: order service down",
+    );
   });
 });
 
@@ -75,17 +93,34 @@ describe("OpenAI Agents SDK handoffs are subagent paths", () => {
   /** Triage hands off to billing; billing looks the order up with the same tool object, then refunds. */
   function handoffModel(request: MockModelRequest): MockModelResponse | string {
     const names = request.toolResults.map((result) => result.name);
-    if (!request.messages[0]?.text.includes("You handle refunds")) return names.length === 0 ? { toolCalls: [{ name: "transfer_to_billing", input: {} }] } : "Triage is done.";
+    if (!request.messages[0]?.text.includes("You handle refunds"))
+      return names.length === 0 ? { toolCalls: [{ name: "transfer_to_billing", input: {} }] } : "Triage is done.";
     if (names.includes("refund_order")) return `Refunded A1 (${String(request.toolResults.at(-1)?.output)}).`;
     if (names.includes("lookup_order")) return { toolCalls: [{ name: "refund_order", input: { order_id: "A1" } }] };
     return { toolCalls: [{ name: "lookup_order", input: { order_id: "A1" } }] };
   }
 
   function triageAgents(realRuns: string[]) {
-    const lookup = tool({ name: "lookup_order", description: "Look an order up.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`lookup ${order_id}`), { status: "unknown" }) });
-    const refund = tool({ name: "refund_order", description: "Refund an order.", parameters: z.object({ order_id: z.string() }), execute: async ({ order_id }) => (realRuns.push(`refund ${order_id}`), "refunded for real") });
+    const lookup = tool({
+      name: "lookup_order",
+      description: "Look an order up.",
+      parameters: z.object({ order_id: z.string() }),
+      execute: async ({ order_id }) => (realRuns.push(`lookup ${order_id}`), { status: "unknown" }),
+    });
+    const refund = tool({
+      name: "refund_order",
+      description: "Refund an order.",
+      parameters: z.object({ order_id: z.string() }),
+      execute: async ({ order_id }) => (realRuns.push(`refund ${order_id}`), "refunded for real"),
+    });
     const billing = new Agent({ name: "billing", instructions: "You handle refunds.", model: "gpt-4.1", tools: [lookup, refund] });
-    const triage = new Agent({ name: "triage", instructions: "You route customers.", model: "gpt-4.1", tools: [lookup], handoffs: [billing] });
+    const triage = new Agent({
+      name: "triage",
+      instructions: "You route customers.",
+      model: "gpt-4.1",
+      tools: [lookup],
+      handoffs: [billing],
+    });
     return { triage, billing };
   }
 
@@ -121,8 +156,12 @@ describe("OpenAI Agents SDK handoffs are subagent paths", () => {
 
   test("a stub for a handoff is refused at setup, saying what to stub instead", () => {
     const { triage } = triageAgents([]);
-    expect(() => createSession({ agent: agentsSdkAgent(triage), ...agentsSdkTools(triage), stubs: [{ id: "no", tool: "transfer_to_billing", outcome: { response: {} } }] })).toThrow(
-      /rule "no".*"transfer_to_billing" cannot be stubbed.*OpenAI Agents SDK handoff.*stub the tools of that agent/s,
-    );
+    expect(() =>
+      createSession({
+        agent: agentsSdkAgent(triage),
+        ...agentsSdkTools(triage),
+        stubs: [{ id: "no", tool: "transfer_to_billing", outcome: { response: {} } }],
+      }),
+    ).toThrow(/rule "no".*"transfer_to_billing" cannot be stubbed.*OpenAI Agents SDK handoff.*stub the tools of that agent/s);
   });
 });

@@ -75,18 +75,29 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(recorded.turn.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["real", "real", "real"]);
     await upstream.close();
 
-    const file = JSON.parse(readFileSync(path, "utf8")) as { version: number; tools: Record<string, unknown[]>; http: Record<string, unknown[]> };
+    const file = JSON.parse(readFileSync(path, "utf8")) as {
+      version: number;
+      tools: Record<string, unknown[]>;
+      http: Record<string, unknown[]>;
+    };
     expect(file.version).toBe(1);
     expect(Object.keys(file.tools)).toEqual(["lookup", "notify"]);
     expect(file.tools.notify).toEqual([{ input: { to: "ada" }, error: { name: "Error", message: "SMTP down" } }]);
-    expect(Object.keys(file.http)).toEqual([`GET ${upstream.url}/issues?id=7&api_key=%5Bredacted%5D`, `GET ${upstream.url}/issues?id=8&api_key=%5Bredacted%5D`]);
+    expect(Object.keys(file.http)).toEqual([
+      `GET ${upstream.url}/issues?id=7&api_key=%5Bredacted%5D`,
+      `GET ${upstream.url}/issues?id=8&api_key=%5Bredacted%5D`,
+    ]);
     // The key went out in a header, a query parameter, a cookie and a JSON field: it is nowhere in the file.
     expect(readFileSync(path, "utf8")).not.toContain(API_KEY);
 
     const replayed = await runWith({ mode: "replay", path }, upstream, "notify first");
     expect(upstream.seen).toHaveLength(2);
     expect(replayed.report.violations).toEqual([]);
-    expect(JSON.parse(replayed.turn.text)).toEqual(["notify failed: SMTP down", { id: "7", title: "Issue 7", token: "[redacted]" }, { id: "8", title: "Issue 8", token: "[redacted]" }]);
+    expect(JSON.parse(replayed.turn.text)).toEqual([
+      "notify failed: SMTP down",
+      { id: "7", title: "Issue 7", token: "[redacted]" },
+      { id: "8", title: "Issue 8", token: "[redacted]" },
+    ]);
     expect(replayed.turn.toolCalls.map((call) => [call.tool, call.status, call.answeredBy])).toEqual([
       ["notify", "failed", { kind: "cassette", entry: 0 }],
       ["lookup", "completed", { kind: "cassette", entry: 0 }],
@@ -132,16 +143,25 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const { tools, agent } = issueAgent(upstream);
     const missing = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-")), "none.json");
     expect(() => createSession({ tools, agent, cassette: { mode: "replay", path: missing } })).toThrow(StubConfigError);
-    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path: missing } })).toThrow(/does not exist[\s\S]*TOOLTRACE_CASSETTE=record/);
+    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path: missing } })).toThrow(
+      /does not exist[\s\S]*TOOLTRACE_CASSETTE=record/,
+    );
     writeFileSync(path, JSON.stringify({ version: 0, tools: {} }));
-    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path } })).toThrow(/has version 0; this tooltrace reads version 1[\s\S]*TOOLTRACE_CASSETTE=record/);
+    expect(() => createSession({ tools, agent, cassette: { mode: "replay", path } })).toThrow(
+      /has version 0; this tooltrace reads version 1[\s\S]*TOOLTRACE_CASSETTE=record/,
+    );
   });
 
   test("stubs win over the cassette, and what a stub answered is never recorded", async () => {
     const upstream = await fakeUpstream();
     const path = cassettePath();
     const { tools, agent } = issueAgent(upstream);
-    const session = createSession({ tools, agent, cassette: { mode: "record", path }, stubs: [{ id: "notify", tool: "notify", outcome: { response: "sent" } }] });
+    const session = createSession({
+      tools,
+      agent,
+      cassette: { mode: "record", path },
+      stubs: [{ id: "notify", tool: "notify", outcome: { response: "sent" } }],
+    });
     await session.send("go");
     session.close();
     await upstream.close();
@@ -171,7 +191,9 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
   });
 
   test("by default a cassette lives beside its test file, one file per test and session", () => {
-    expect(defaultCassettePath("/repo/test/support.eval.ts", "refunds > a delivered order", "session 1")).toBe("/repo/test/__cassettes__/support.eval.ts/refunds-a-delivered-order.session-1.json");
+    expect(defaultCassettePath("/repo/test/support.eval.ts", "refunds > a delivered order", "session 1")).toBe(
+      "/repo/test/__cassettes__/support.eval.ts/refunds-a-delivered-order.session-1.json",
+    );
   });
 
   test("a writer killed while saving never leaves half a file: the cassette is the old one or the whole new one", async () => {
@@ -214,16 +236,33 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const closed = await fakeUpstream();
     await closed.close();
     const path = cassettePath();
-    const tools = { ping: async () => fetch(`${closed.url}/health`).then((response) => response.status, (error: Error) => `down: ${error.message}`) };
+    const tools = {
+      ping: async () =>
+        fetch(`${closed.url}/health`).then(
+          (response) => response.status,
+          (error: Error) => `down: ${error.message}`,
+        ),
+    };
     const agent = async () => String(await tools.ping());
     const recorder = createSession({ tools, agent, cassette: { mode: "record", path } });
     const recorded = await recorder.send("up?");
     recorder.close();
     expect(recorded.text).toMatch(/^down: /);
     const file = JSON.parse(readFileSync(path, "utf8")) as { http: Record<string, { networkError?: string }[]> };
-    expect(file.http[`GET ${closed.url}/health`]).toEqual([{ method: "GET", url: `${closed.url}/health`, networkError: expect.stringMatching(/fetch failed|ECONNREFUSED/) }]);
+    expect(file.http[`GET ${closed.url}/health`]).toEqual([
+      { method: "GET", url: `${closed.url}/health`, networkError: expect.stringMatching(/fetch failed|ECONNREFUSED/) },
+    ]);
     // An agent making the same request itself replays the HTTP entry: the same failure, and nothing goes out.
-    const replayer = createSession({ tools: {}, agent: async () => fetch(`${closed.url}/health`).then(() => "up", (error: Error) => `down: ${error.name}`), cassette: { mode: "replay", path }, strict: true });
+    const replayer = createSession({
+      tools: {},
+      agent: async () =>
+        fetch(`${closed.url}/health`).then(
+          () => "up",
+          (error: Error) => `down: ${error.name}`,
+        ),
+      cassette: { mode: "replay", path },
+      strict: true,
+    });
     const replayed = await replayer.send("up?");
     expect(replayer.takeViolations()).toEqual([]);
     expect(replayed.text).toBe("down: TypeError");
@@ -233,7 +272,9 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
   test("a strict session never records because auto found no file: it says how to record on purpose", () => {
     const path = cassettePath();
     const tools = { charge_card: async () => ({ charged: true }) };
-    expect(() => createSession({ tools, agent: () => "", strict: true, cassette: { mode: "auto", path } })).toThrow(/is strict, and its cassette mode is auto with no file at[\s\S]*TOOLTRACE_CASSETTE=record/);
+    expect(() => createSession({ tools, agent: () => "", strict: true, cassette: { mode: "auto", path } })).toThrow(
+      /is strict, and its cassette mode is auto with no file at[\s\S]*TOOLTRACE_CASSETTE=record/,
+    );
     // Recording on purpose is allowed, strict or not.
     expect(createSession({ tools, agent: () => "", strict: true, cassette: { mode: "record", path } }).strict).toBe(true);
   });
@@ -253,16 +294,31 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const cassettes = join(project, "__cassettes__");
     rmSync(cassettes, { recursive: true, force: true });
     const out = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-project-")), "report.json");
-    await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts"), "--reporter=json", `--outputFile.json=${out}`], {
-      env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record" },
-    }).catch(() => undefined);
-    const report = JSON.parse(readFileSync(out, "utf8")) as { testResults: { name: string; assertionResults: { status: string; failureMessages: string[] }[] }[] };
+    await promisify(execFile)(
+      process.execPath,
+      [
+        packageFile("vitest", "vitest.mjs"),
+        "run",
+        "--config",
+        join(project, "vitest.config.ts"),
+        "--reporter=json",
+        `--outputFile.json=${out}`,
+      ],
+      {
+        env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record" },
+      },
+    ).catch(() => undefined);
+    const report = JSON.parse(readFileSync(out, "utf8")) as {
+      testResults: { name: string; assertionResults: { status: string; failureMessages: string[] }[] }[];
+    };
     const byFile = new Map(report.testResults.map((file) => [basename(file.name), file.assertionResults]));
     expect(byFile.get("north.agent-spec.ts")?.map((test) => test.status)).toEqual(["passed"]);
     expect(byFile.get("south.agent-spec.ts")?.map((test) => test.status)).toEqual(["passed"]);
     const pids = new Set<number>();
     for (const side of ["north", "south"]) {
-      const file = JSON.parse(readFileSync(join(cassettes, `${side}.agent-spec.ts`, "records-the-forecast.weather.json"), "utf8")) as { tools: { forecast: { output: { side: string; pid: number } }[] } };
+      const file = JSON.parse(readFileSync(join(cassettes, `${side}.agent-spec.ts`, "records-the-forecast.weather.json"), "utf8")) as {
+        tools: { forecast: { output: { side: string; pid: number } }[] };
+      };
       expect(file.tools.forecast.map((call) => call.output.side)).toEqual([side, side, side, side, side]);
       pids.add(file.tools.forecast[0]!.output.pid);
     }
@@ -277,7 +333,9 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
 
   test("parallel calls of one tool replay in the order they were made, whatever order they finished in; a mode typo is refused", async () => {
     const path = cassettePath();
-    const tools = { lookup: async ({ id, ms }: { id: number; ms: number }) => (await new Promise((resolve) => setTimeout(resolve, ms)), { id }) };
+    const tools = {
+      lookup: async ({ id, ms }: { id: number; ms: number }) => (await new Promise((resolve) => setTimeout(resolve, ms)), { id }),
+    };
     const agent = async () => JSON.stringify(await Promise.all([tools.lookup({ id: 1, ms: 40 }), tools.lookup({ id: 2, ms: 1 })]));
     const recording = createSession({ tools, agent, cassette: { mode: "record", path } });
     await recording.send("go");
@@ -286,6 +344,8 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const turn = await replay.send("go");
     expect(replay.takeViolations()).toEqual([]);
     expect(turn.text).toBe('[{"id":1},{"id":2}]');
-    expect(() => createSession({ tools, agent, cassette: { mode: "Replay" as "replay", path } })).toThrow('cassette mode "Replay" is not one of record, replay, auto, off');
+    expect(() => createSession({ tools, agent, cassette: { mode: "Replay" as "replay", path } })).toThrow(
+      'cassette mode "Replay" is not one of record, replay, auto, off',
+    );
   });
 });

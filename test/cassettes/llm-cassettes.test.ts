@@ -11,7 +11,7 @@ import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { createLlmAnswer, serveOnLoopback } from "tooltrace/wire";
 import { anthropicAgent, openaiChatAgent, openaiResponsesAgent } from "../fixtures/sdk-agents.js";
 import { opaque, raw, viaAiSdk, type Setup } from "../fixtures/sdk-cases.js";
-import { plainTaskTools } from "../fixtures/plain-task-tools.js";
+import type { plainTaskTools } from "../fixtures/plain-task-tools.js";
 import { taskResponder } from "../fixtures/task-responder.js";
 import { taskStubs } from "../fixtures/tasks.js";
 import { runTasksExample } from "../fixtures/tasks-example.js";
@@ -31,7 +31,12 @@ async function fakeProvider(respond: MockModelInput = taskResponder, models?: st
   const llm = createLlmAnswer({ respond, ...(models ? { models } : {}) });
   const seen: { url: string; authorization: string | null; apiKey: string | null; body: string }[] = [];
   const server = await serveOnLoopback(async (request) => {
-    seen.push({ url: request.url, authorization: request.headers.get("authorization"), apiKey: request.headers.get("x-api-key"), body: await request.clone().text() });
+    seen.push({
+      url: request.url,
+      authorization: request.headers.get("authorization"),
+      apiKey: request.headers.get("x-api-key"),
+      body: await request.clone().text(),
+    });
     return llm.answer(request);
   });
   return { url: server.url, seen, close: () => server.close() };
@@ -46,7 +51,6 @@ const openaiClient = () => new OpenAI({ apiKey: OPENAI_KEY, maxRetries: 0 });
 const anthropicClient = () => new Anthropic({ apiKey: ANTHROPIC_KEY, maxRetries: 0 });
 const aiOpenai = createOpenAI({ apiKey: OPENAI_KEY });
 const aiAnthropic = createAnthropic({ apiKey: ANTHROPIC_KEY });
-
 
 const cases: [string, Setup][] = [
   ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],
@@ -64,12 +68,22 @@ describe.each(cases)("LLM exchanges recorded against a local provider, replayed 
     const provider = await fakeProvider();
     const path = cassettePath();
     const recording = setup();
-    const recorder = createSession({ agent: recording.agent, tools: recording.tools, stubs: taskStubs, upstream: provider.url, cassette: { mode: "record", path } });
+    const recorder = createSession({
+      agent: recording.agent,
+      tools: recording.tools,
+      stubs: taskStubs,
+      upstream: provider.url,
+      cassette: { mode: "record", path },
+    });
     const [first, second] = await runTasksExample(recorder);
     recorder.close();
     // Every model call went to the provider, with the client's own key, and came back decoded into the trace.
     expect(provider.seen).toHaveLength(5);
-    expect(provider.seen.every((request) => (request.authorization ?? request.apiKey ?? "").includes(recording.provider === "anthropic.messages" ? ANTHROPIC_KEY : OPENAI_KEY))).toBe(true);
+    expect(
+      provider.seen.every((request) =>
+        (request.authorization ?? request.apiKey ?? "").includes(recording.provider === "anthropic.messages" ? ANTHROPIC_KEY : OPENAI_KEY),
+      ),
+    ).toBe(true);
     expect(first.modelCalls.map((call) => [call.provider, call.answeredBy?.kind])).toEqual([
       [recording.provider, "real"],
       [recording.provider, "real"],
@@ -94,7 +108,14 @@ describe.each(cases)("LLM exchanges recorded against a local provider, replayed 
     expect(text).not.toContain(ANTHROPIC_KEY);
 
     const replaying = setup();
-    const replayer = createSession({ agent: replaying.agent, tools: replaying.tools, stubs: taskStubs, upstream: provider.url, cassette: { mode: "replay", path }, strict: true });
+    const replayer = createSession({
+      agent: replaying.agent,
+      tools: replaying.tools,
+      stubs: taskStubs,
+      upstream: provider.url,
+      cassette: { mode: "replay", path },
+      strict: true,
+    });
     const [again, againSecond] = await runTasksExample(replayer);
     expect(replayer.close().violations).toEqual([]);
     expect(again.text).toBe(first.text);
@@ -111,9 +132,16 @@ describe.each(cases)("LLM exchanges recorded against a local provider, replayed 
 /** An OpenAI SDK agent whose tool calls a local issue tracker over HTTP. */
 function issueAgent(tracker: { url: string }) {
   const tools = {
-    lookup_issue: async ({ id }: Record<string, unknown>) => (await fetch(`${tracker.url}/issues/${String(id)}`)).json() as Promise<unknown>,
+    lookup_issue: async ({ id }: Record<string, unknown>) =>
+      (await fetch(`${tracker.url}/issues/${String(id)}`)).json() as Promise<unknown>,
   };
-  const schemas = [{ name: "lookup_issue", description: "Look an issue up.", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false } }] as unknown as ReturnType<typeof plainTaskTools>["schemas"];
+  const schemas = [
+    {
+      name: "lookup_issue",
+      description: "Look an issue up.",
+      parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false },
+    },
+  ] as unknown as ReturnType<typeof plainTaskTools>["schemas"];
   return { tools, agent: opaque(openaiChatAgent(openaiClient(), { tools, schemas }, false)) };
 }
 
@@ -128,11 +156,13 @@ async function fakeTracker() {
 }
 
 /** Looks issue 7 up; answers with what the tool said, or `finalText` when the tool result is in. */
-const triage = (finalText: string): MockModelInput => (request) => {
-  const last = request.messages.at(-1);
-  if (last?.role !== "tool") return { toolCalls: [{ name: "lookup_issue", input: { id: "7" } }] };
-  return `${finalText}: ${JSON.stringify(last.toolResults?.[0]?.output)}`;
-};
+const triage =
+  (finalText: string): MockModelInput =>
+  (request) => {
+    const last = request.messages.at(-1);
+    if (last?.role !== "tool") return { toolCalls: [{ name: "lookup_issue", input: { id: "7" } }] };
+    return `${finalText}: ${JSON.stringify(last.toolResults?.[0]?.output)}`;
+  };
 
 describe("replay a prefix, then go live (`replay: { upTo }`)", () => {
   test("the first N model exchanges and the tool calls inside them come from the cassette; the rest reaches today's model", async () => {
@@ -195,8 +225,12 @@ describe("replay a prefix, then go live (`replay: { upTo }`)", () => {
     const path = cassettePath();
     expect(() => createSession({ agent, tools, cassette: { replay: { upTo: 1 }, path } })).toThrow(/give the session `upstream`/);
     expect(() => createSession({ agent, tools, upstream: true, strict: true, cassette: { replay: { upTo: 1 }, path } })).toThrow(/strict/);
-    expect(() => createSession({ agent, tools, upstream: true, cassette: { mode: "record", replay: { upTo: 1 }, path } })).toThrow(StubConfigError);
-    expect(() => createSession({ agent, tools, upstream: true, cassette: { replay: { upTo: -1 }, path } })).toThrow(/cassette\.replay\.upTo must be a whole number/);
+    expect(() => createSession({ agent, tools, upstream: true, cassette: { mode: "record", replay: { upTo: 1 }, path } })).toThrow(
+      StubConfigError,
+    );
+    expect(() => createSession({ agent, tools, upstream: true, cassette: { replay: { upTo: -1 }, path } })).toThrow(
+      /cassette\.replay\.upTo must be a whole number/,
+    );
     expect(() => createSession({ agent, tools, upstream: true, llm: "hi" })).toThrow(/both `llm`/);
     expect(() => createSession({ agent, tools, upstream: "api.openai.com" as never })).toThrow(/createSession\(\{ upstream \}\)/);
   });
@@ -210,7 +244,9 @@ describe("the real model in strict mode, and the upstream's errors", () => {
     const turn = await session.send("Triage issue 7");
     expect(turn.status).toBe("failed");
     expect(provider.seen).toHaveLength(0);
-    expect(session.takeViolations().join("\n")).toMatch(/strict mode: a call to the real model \(openai\.chat gpt-4o-mini\) would have gone out/);
+    expect(session.takeViolations().join("\n")).toMatch(
+      /strict mode: a call to the real model \(openai\.chat gpt-4o-mini\) would have gone out/,
+    );
     await provider.close();
   });
 
@@ -235,7 +271,9 @@ describe("the real model in strict mode, and the upstream's errors", () => {
 
   test("an upstream error's body is redacted in the cassette, its message included", async () => {
     const secret = "sk-live-upstream-echo-9f8e7d";
-    const provider = await serveOnLoopback(async () => Response.json({ error: { message: "Incorrect API key provided", api_key: secret } }, { status: 401 }));
+    const provider = await serveOnLoopback(async () =>
+      Response.json({ error: { message: "Incorrect API key provided", api_key: secret } }, { status: 401 }),
+    );
     const path = cassettePath();
     const { agent, tools } = issueAgent({ url: "http://127.0.0.1:9" });
     const recorder = createSession({ agent, tools, upstream: provider.url, cassette: { mode: "record", path } });
@@ -261,7 +299,9 @@ describe("the real model in strict mode, and the upstream's errors", () => {
     const other = createSession({ ...issueAgent(tracker), upstream: provider.url, cassette: { mode: "replay", path } });
     const turn = await other.send("Close issue 7");
     expect(turn.status).toBe("failed");
-    expect(other.takeViolations().join("\n")).toMatch(/model exchange 1 was recorded for the user message "Triage issue 7", and the agent now sends "Close issue 7"/);
+    expect(other.takeViolations().join("\n")).toMatch(
+      /model exchange 1 was recorded for the user message "Triage issue 7", and the agent now sends "Close issue 7"/,
+    );
 
     const longer = createSession({ ...issueAgent(tracker), upstream: provider.url, cassette: { mode: "replay", path } });
     await longer.send("Triage issue 7");

@@ -22,12 +22,18 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
   test("an unstubbed Bash call runs in Claude Code; the trace is built from the wire", async () => {
     const { respond, seen } = bashModel("echo written > marker.txt && cat marker.txt");
     let marker = false;
-    const session = createSession({ agent: claudeCode({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }), llm: respond });
+    const session = createSession({
+      agent: claudeCode({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }),
+      llm: respond,
+    });
     const turn = await session.send("Write the marker file.");
     expect(turn.error).toBeUndefined();
     expect(marker).toBe(true);
     expect(turn.text).toBe("done: written");
-    expect(turn).toHaveCalledTool("Bash", { input: { command: "echo written > marker.txt && cat marker.txt" }, output: expect.stringContaining("written") });
+    expect(turn).toHaveCalledTool("Bash", {
+      input: { command: "echo written > marker.txt && cat marker.txt" },
+      output: expect.stringContaining("written"),
+    });
     expect(seen.at(-1)?.toolResults.at(-1)).toMatchObject({ name: "Bash", isError: false });
   });
 
@@ -39,7 +45,9 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
       agent: claudeCode({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }),
       llm: respond,
       strict: true,
-      stubs: [{ id: "no-writes", tool: "Bash", match: { command: { pattern: "marker" } }, outcome: { response: "pretend it was written" } }],
+      stubs: [
+        { id: "no-writes", tool: "Bash", match: { command: { pattern: "marker" } }, outcome: { response: "pretend it was written" } },
+      ],
     });
     const turn = await session.send("Write the marker file.");
     expect(marker).toBe(false);
@@ -56,22 +64,39 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
     const command = "echo one > marker.txt && cat marker.txt";
     const { respond, seen } = bashModel(command);
     const files: string[] = [];
-    const rewrite: Middleware = { name: "sandbox-path", onToolCall: ({ input, handler }) => handler({ ...(input as object), command: command.replaceAll("marker.txt", "rewritten.txt") }) };
+    const rewrite: Middleware = {
+      name: "sandbox-path",
+      onToolCall: ({ input, handler }) => handler({ ...(input as object), command: command.replaceAll("marker.txt", "rewritten.txt") }),
+    };
     const session = createSession({
-      agent: claudeCode({ inspect: ({ cwd }) => void files.push(...["marker.txt", "rewritten.txt"].filter((file) => existsSync(join(cwd, file)))) }),
+      agent: claudeCode({
+        inspect: ({ cwd }) => void files.push(...["marker.txt", "rewritten.txt"].filter((file) => existsSync(join(cwd, file)))),
+      }),
       llm: respond,
       middleware: [rewrite],
     });
     const turn = await session.send("Write the marker file.");
     expect(files).toEqual(["rewritten.txt"]);
-    expect(turn.toolCalls[0]).toMatchObject({ input: { command: "echo one > rewritten.txt && cat rewritten.txt" }, originalInput: { command }, changes: [{ by: "sandbox-path", what: "input" }] });
-    expect(seen.at(-1)?.messages.flatMap((message) => message.toolCalls ?? []).at(-1)?.input).toMatchObject({ command });
+    expect(turn.toolCalls[0]).toMatchObject({
+      input: { command: "echo one > rewritten.txt && cat rewritten.txt" },
+      originalInput: { command },
+      changes: [{ by: "sandbox-path", what: "input" }],
+    });
+    expect(
+      seen
+        .at(-1)
+        ?.messages.flatMap((message) => message.toolCalls ?? [])
+        .at(-1)?.input,
+    ).toMatchObject({ command });
     expect(turn.text).toBe("done: one");
   });
 
   test("a middleware transforms the result: the model sees exactly what it returned", async () => {
     const { respond, seen } = bashModel("echo secret-token-123 && echo public");
-    const redact: Middleware = { name: "redact", onToolCall: async ({ handler }) => String(await handler()).replace(/secret-token-\d+/, "[redacted]") };
+    const redact: Middleware = {
+      name: "redact",
+      onToolCall: async ({ handler }) => String(await handler()).replace(/secret-token-\d+/, "[redacted]"),
+    };
     const turn = await createSession({ agent: claudeCode(), llm: respond, middleware: [redact] }).send("Print it.");
     expect(seen.at(-1)?.toolResults.at(-1)?.output).toBe("[redacted]\npublic");
     expect(JSON.stringify(seen.flatMap((request) => request.toolResults))).not.toContain("secret-token-123");
@@ -82,8 +107,16 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
   test("a blocked call never runs; the model reads the failure and recovers", async () => {
     const { respond } = bashModel("rm -rf build && echo removed > marker.txt");
     let marker: boolean | undefined;
-    const block: Middleware = { name: "no-rm", onToolCall: ({ input, handler, fail }) => (/\brm\b/.test(String((input as { command: string }).command)) ? fail("rm is not allowed here") : handler()) };
-    const turn = await createSession({ agent: claudeCode({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }), llm: respond, middleware: [block] }).send("Clean up.");
+    const block: Middleware = {
+      name: "no-rm",
+      onToolCall: ({ input, handler, fail }) =>
+        /\brm\b/.test(String((input as { command: string }).command)) ? fail("rm is not allowed here") : handler(),
+    };
+    const turn = await createSession({
+      agent: claudeCode({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }),
+      llm: respond,
+      middleware: [block],
+    }).send("Clean up.");
     expect(marker).toBe(false);
     expect(turn).toHaveFailedAction("Bash", { error: "rm is not allowed here" });
     expect(turn.text).toBe("failed: rm is not allowed here");
@@ -105,7 +138,8 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
     let root = "";
     const session = createSession({
       agent: claudeCode({ setup: ({ cwd }) => void (root = cwd) }),
-      llm: (request: MockModelRequest) => (request.tools.some((tool) => tool.name === "Bash") ? new Promise<string>(() => undefined) : "ok"),
+      llm: (request: MockModelRequest) =>
+        request.tools.some((tool) => tool.name === "Bash") ? new Promise<string>(() => undefined) : "ok",
     });
     const turn = await session.send("Hang.", { timeoutMs: 4_000 });
     expect(turn.status).toBe("failed");
@@ -123,7 +157,12 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
       if (!request.tools.some((tool) => tool.name === "Bash")) return "ok";
       seen.push(request);
       if (request.toolResults.length === 0) {
-        return { toolCalls: [{ name: "Bash", input: { command: "echo a > a.txt && echo wrote a" } }, { name: "Bash", input: { command: "echo b > b.txt && echo wrote b" } }] };
+        return {
+          toolCalls: [
+            { name: "Bash", input: { command: "echo a > a.txt && echo wrote a" } },
+            { name: "Bash", input: { command: "echo b > b.txt && echo wrote b" } },
+          ],
+        };
       }
       return request.toolResults.map((result) => String(result.output).trim()).join(" | ");
     };
@@ -154,7 +193,8 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
       seen.push(request);
       const results = request.toolResults;
       if (results.length === 0) return { toolCalls: [{ name: "Bash", input: { command: "cat config.env" } }] };
-      if (results.length === 1) return { text: "Now writing.", toolCalls: [{ name: "Bash", input: { command: "echo done > out.txt && echo wrote out" } }] };
+      if (results.length === 1)
+        return { text: "Now writing.", toolCalls: [{ name: "Bash", input: { command: "echo done > out.txt && echo wrote out" } }] };
       return results.map((result) => String(result.output).trim()).join(" | ");
     };
     const turn = await createSession({
@@ -164,7 +204,12 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
     }).send("Configure and write.");
     expect(files).toEqual(["out.txt"]);
     expect(turn.text).toBe("MODE=test | wrote out");
-    expect(seen.at(-1)?.messages.slice(-4).map((message) => [message.role, message.toolCalls?.[0]?.input ?? message.toolResults?.[0]?.output])).toEqual([
+    expect(
+      seen
+        .at(-1)
+        ?.messages.slice(-4)
+        .map((message) => [message.role, message.toolCalls?.[0]?.input ?? message.toolResults?.[0]?.output]),
+    ).toEqual([
       ["assistant", { command: "cat config.env" }],
       ["tool", "MODE=test"],
       ["assistant", { command: "echo done > out.txt && echo wrote out" }],

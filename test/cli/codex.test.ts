@@ -14,7 +14,10 @@ function shellModel(command: string) {
     if (shell === undefined) return "ok";
     seen.push(request);
     const result = request.toolResults.at(-1);
-    if (result === undefined) return { toolCalls: [{ name: shell.name, input: shell.name === "shell" ? { command: ["bash", "-lc", command] } : { cmd: command } }] };
+    if (result === undefined)
+      return {
+        toolCalls: [{ name: shell.name, input: shell.name === "shell" ? { command: ["bash", "-lc", command] } : { cmd: command } }],
+      };
     return `${result.isError ? "failed" : "done"}: ${JSON.stringify(result.output)}`;
   };
   return { respond, seen };
@@ -24,7 +27,10 @@ describe("Codex through the loopback proxy", { timeout: 60_000 }, () => {
   test("an unstubbed shell call runs in Codex and writes the file", async () => {
     const { respond, seen } = shellModel("echo written > marker.txt");
     let marker: boolean | undefined;
-    const turn = await createSession({ agent: codex({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }), llm: respond }).send("Write the marker file.");
+    const turn = await createSession({
+      agent: codex({ inspect: ({ cwd }) => void (marker = existsSync(join(cwd, "marker.txt"))) }),
+      llm: respond,
+    }).send("Write the marker file.");
     expect(turn.error).toBeUndefined();
     expect(marker).toBe(true);
     expect(turn.toolCalls).toHaveLength(1);
@@ -54,11 +60,18 @@ describe("Codex through the loopback proxy", { timeout: 60_000 }, () => {
   test("a rewritten argument runs in Codex; a blocked call never runs and the model recovers", async () => {
     const { respond } = shellModel("echo one > marker.txt");
     const files: string[] = [];
-    const inspect = ({ cwd }: { cwd: string }) => void files.push(...["marker.txt", "rewritten.txt"].filter((file) => existsSync(join(cwd, file))));
-    const rewrite: Middleware = { name: "rewrite", onToolCall: ({ input, handler }) => handler({ ...(input as object), cmd: "echo one > rewritten.txt" }) };
+    const inspect = ({ cwd }: { cwd: string }) =>
+      void files.push(...["marker.txt", "rewritten.txt"].filter((file) => existsSync(join(cwd, file))));
+    const rewrite: Middleware = {
+      name: "rewrite",
+      onToolCall: ({ input, handler }) => handler({ ...(input as object), cmd: "echo one > rewritten.txt" }),
+    };
     const rewritten = await createSession({ agent: codex({ inspect }), llm: respond, middleware: [rewrite] }).send("Write it.");
     expect(files).toEqual(["rewritten.txt"]);
-    expect(rewritten.toolCalls[0]).toMatchObject({ input: { cmd: "echo one > rewritten.txt" }, originalInput: { cmd: "echo one > marker.txt" } });
+    expect(rewritten.toolCalls[0]).toMatchObject({
+      input: { cmd: "echo one > rewritten.txt" },
+      originalInput: { cmd: "echo one > marker.txt" },
+    });
 
     files.length = 0;
     const block: Middleware = { name: "block", onToolCall: ({ fail }) => fail("shell is disabled") };

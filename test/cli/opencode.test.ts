@@ -11,7 +11,12 @@ function bashModel() {
     if (!request.tools.some((tool) => tool.name === "bash")) return "ok";
     seen.push(request);
     if (request.toolResults.length === 0) {
-      return { toolCalls: [{ name: "bash", input: { command: "echo a > a.txt && echo wrote a" } }, { name: "bash", input: { command: "echo b > b.txt && echo wrote b" } }] };
+      return {
+        toolCalls: [
+          { name: "bash", input: { command: "echo a > a.txt && echo wrote a" } },
+          { name: "bash", input: { command: "echo b > b.txt && echo wrote b" } },
+        ],
+      };
     }
     return request.toolResults.map((result) => `${result.isError ? "failed" : "ok"} ${String(result.output).trim()}`).join(" | ");
   };
@@ -32,7 +37,9 @@ describe("OpenCode through the loopback proxy", { timeout: 90_000 }, () => {
       },
     };
     const session = createSession({
-      agent: opencode({ inspect: ({ cwd }) => void files.push(...["a.txt", "b.txt", "c.txt"].filter((file) => existsSync(join(cwd, file)))) }),
+      agent: opencode({
+        inspect: ({ cwd }) => void files.push(...["a.txt", "b.txt", "c.txt"].filter((file) => existsSync(join(cwd, file)))),
+      }),
       llm: respond,
       middleware: [rewrite, grader({ expected: "checked" })],
       stubs: [{ id: "a", tool: "bash", match: { command: { pattern: "a\\.txt" } }, outcome: { response: "stubbed a" } }],
@@ -46,10 +53,12 @@ describe("OpenCode through the loopback proxy", { timeout: 90_000 }, () => {
       ["real", { command: "echo b > c.txt && echo wrote b" }],
     ]);
     // The model sees its own inputs, not the rewritten one.
-    expect(seen.at(-1)?.messages.flatMap((message) => message.toolCalls ?? []).map((call) => call.input)).toEqual([
-      { command: "echo a > a.txt && echo wrote a" },
-      { command: "echo b > b.txt && echo wrote b" },
-    ]);
+    expect(
+      seen
+        .at(-1)
+        ?.messages.flatMap((message) => message.toolCalls ?? [])
+        .map((call) => call.input),
+    ).toEqual([{ command: "echo a > a.txt && echo wrote a" }, { command: "echo b > b.txt && echo wrote b" }]);
     expect(turn).toHaveResult("grader", { pass: true });
   });
 });

@@ -17,7 +17,8 @@ test("a round answered by a stub in one conversation is put back in that convers
     stubs: [{ id: "lookup", tool: "lookup", outcome: { response: { found: true } } }],
     llm: (request: MockModelRequest) => {
       seen.push(request);
-      if (request.tools.some((tool) => tool.name === "lookup") && request.toolResults.length === 0) return { toolCalls: [{ name: "lookup", input: {} }] };
+      if (request.tools.some((tool) => tool.name === "lookup") && request.toolResults.length === 0)
+        return { toolCalls: [{ name: "lookup", input: {} }] };
       return `answer to ${request.lastUserMessage ?? ""}`;
     },
     // An agent in another process, as the CLI adapters mark it: its tools are known on the wire only.
@@ -31,7 +32,11 @@ test("a round answered by a stub in one conversation is put back in that convers
         const main: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "Look it up." }];
         const first = await client.chat.completions.create({ model: "m", messages: main, tools: [lookup] });
         main.push(first.choices[0]!.message, { role: "user", content: "And now?" });
-        const side = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Search the docs." }], tools: [search] });
+        const side = await client.chat.completions.create({
+          model: "m",
+          messages: [{ role: "user", content: "Search the docs." }],
+          tools: [search],
+        });
         const again = await client.chat.completions.create({ model: "m", messages: main, tools: [lookup] });
         return [first.choices[0]?.message.content, side.choices[0]?.message.content, again.choices[0]?.message.content].join(" | ");
       } finally {

@@ -12,46 +12,79 @@ afterAll(() => server.close());
 /** A weather tool as apps write it: a real HTTP client against the weather API. */
 const weatherTools = {
   current: async ({ city }: { city: string }) => {
-    const response = await fetch(`https://api.weather.test/v1/current?city=${encodeURIComponent(city)}`, { headers: { authorization: "Bearer real-key" } });
+    const response = await fetch(`https://api.weather.test/v1/current?city=${encodeURIComponent(city)}`, {
+      headers: { authorization: "Bearer real-key" },
+    });
     if (!response.ok) return { error: `weather API answered ${response.status}` };
     return (await response.json()) as unknown;
   },
   report: async ({ city, note }: { city: string; note: string }) => {
-    const response = await fetch("https://api.weather.test/v1/reports", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ city, note }) });
+    const response = await fetch("https://api.weather.test/v1/reports", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ city, note }),
+    });
     return { status: response.status };
   },
 };
 
-const paris: HttpMock = { id: "paris", method: "GET", url: "https://api.weather.test/v1/current", match: { query: { properties: { city: { const: "Paris" } } } }, outcome: { json: { tempC: 21 } } };
+const paris: HttpMock = {
+  id: "paris",
+  method: "GET",
+  url: "https://api.weather.test/v1/current",
+  match: { query: { properties: { city: { const: "Paris" } } } },
+  outcome: { json: { tempC: 21 } },
+};
 
 describe("declarative HTTP mocks, answered through the session's chain", () => {
   test("a mock answers the tool's request; the exchange is traced, linked to the tool call, and matchable", async () => {
-    const session = createSession({ tools: weatherTools, http: [paris], agent: async () => JSON.stringify(await weatherTools.current({ city: "Paris" })) });
+    const session = createSession({
+      tools: weatherTools,
+      http: [paris],
+      agent: async () => JSON.stringify(await weatherTools.current({ city: "Paris" })),
+    });
     const turn = await session.send("Weather in Paris?");
     expect(turn.text).toBe('{"tempC":21}');
     const [call] = turn.httpCalls;
-    expect(call).toMatchObject({ method: "GET", statusCode: 200, answeredBy: { kind: "stub", ruleId: "paris", outcomeIndex: 0 }, parentSeq: turn.toolCalls[0]?.seq });
+    expect(call).toMatchObject({
+      method: "GET",
+      statusCode: 200,
+      answeredBy: { kind: "stub", ruleId: "paris", outcomeIndex: 0 },
+      parentSeq: turn.toolCalls[0]?.seq,
+    });
     expect(turn).toHaveRequested("https://api.weather.test/v1/current", { method: "GET", count: 1 });
     expect(turn).toHaveRequested("/v1/current");
     expect(turn).toHaveRequested(/city=Paris/);
     expect(turn).not.toHaveRequested("https://api.weather.test/v1/forecast");
-    expect(() => expect(turn).toHaveRequested("https://api.weather.test/v1/current", { method: "POST" })).toThrow(/Expected: POST request to https:\/\/api\.weather\.test\/v1\/current, at least once[\s\S]*1\. GET https:\/\/api\.weather\.test\/v1\/current\?city=Paris → 200 \[stub "paris" #1\]/);
+    expect(() => expect(turn).toHaveRequested("https://api.weather.test/v1/current", { method: "POST" })).toThrow(
+      /Expected: POST request to https:\/\/api\.weather\.test\/v1\/current, at least once[\s\S]*1\. GET https:\/\/api\.weather\.test\/v1\/current\?city=Paris → 200 \[stub "paris" #1\]/,
+    );
   });
 
   test("outcomes are answered in turn, the last repeating; a status and a network error reach the client as they would", async () => {
-    const flaky: HttpMock = { id: "flaky", url: "https://api.weather.test/v1/current", outcomes: [{ status: 503, text: "busy" }, { networkError: "connection reset" }, { json: { tempC: 5 } }] };
+    const flaky: HttpMock = {
+      id: "flaky",
+      url: "https://api.weather.test/v1/current",
+      outcomes: [{ status: 503, text: "busy" }, { networkError: "connection reset" }, { json: { tempC: 5 } }],
+    };
     const seen: unknown[] = [];
     const session = createSession({
       tools: weatherTools,
       http: [flaky],
       agent: async () => {
-        for (let i = 0; i < 4; i++) seen.push(await weatherTools.current({ city: "Oslo" }).catch((error: Error) => `${error.name}: ${error.message}`));
+        for (let i = 0; i < 4; i++)
+          seen.push(await weatherTools.current({ city: "Oslo" }).catch((error: Error) => `${error.name}: ${error.message}`));
         return "done";
       },
     });
     const turn = await session.send("Weather in Oslo?");
     // The client's own network-error text: "Failed to fetch" under msw 2, undici's "fetch failed" under msw 3.
-    expect(seen).toEqual([{ error: "weather API answered 503" }, expect.stringMatching(/^TypeError: (Failed to fetch|fetch failed)$/), { tempC: 5 }, { tempC: 5 }]);
+    expect(seen).toEqual([
+      { error: "weather API answered 503" },
+      expect.stringMatching(/^TypeError: (Failed to fetch|fetch failed)$/),
+      { tempC: 5 },
+      { tempC: 5 },
+    ]);
     expect(turn.httpCalls.map((call) => [call.status, call.statusCode, call.answeredBy])).toEqual([
       ["completed", 503, { kind: "stub", ruleId: "flaky", outcomeIndex: 0 }],
       ["failed", undefined, { kind: "stub", ruleId: "flaky", outcomeIndex: 1 }],
@@ -63,9 +96,19 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
 
   test("match on the JSON body and on headers; the trace keeps the body; a path pattern with parameters on any host", async () => {
     const mocks: HttpMock[] = [
-      { id: "reports", method: "POST", url: "/v1/:collection", match: { body: { properties: { city: { const: "Paris" } } }, headers: { properties: { "content-type": { pattern: "json" } } } }, outcome: { status: 201, json: { id: 7 } } },
+      {
+        id: "reports",
+        method: "POST",
+        url: "/v1/:collection",
+        match: { body: { properties: { city: { const: "Paris" } } }, headers: { properties: { "content-type": { pattern: "json" } } } },
+        outcome: { status: 201, json: { id: 7 } },
+      },
     ];
-    const session = createSession({ tools: weatherTools, http: mocks, agent: async () => JSON.stringify(await weatherTools.report({ city: "Paris", note: "sunny" })) });
+    const session = createSession({
+      tools: weatherTools,
+      http: mocks,
+      agent: async () => JSON.stringify(await weatherTools.report({ city: "Paris", note: "sunny" })),
+    });
     const turn = await session.send("Report it.");
     expect(turn.text).toBe('{"status":201}');
     expect(turn.httpCalls[0]?.requestBody).toEqual({ city: "Paris", note: "sunny" });
@@ -111,11 +154,18 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
       ["completed", "stub"],
       ["rejected", "strict"],
     ]);
-    expect(session.takeViolations()).toEqual([expect.stringMatching(/strict mode: GET https:\/\/api\.weather\.test\/v1\/current\?city=Rome would have gone out to the network/)]);
+    expect(session.takeViolations()).toEqual([
+      expect.stringMatching(/strict mode: GET https:\/\/api\.weather\.test\/v1\/current\?city=Rome would have gone out to the network/),
+    ]);
   });
 
   test("a mock nothing used is reported like an unused stub rule", async () => {
-    const session = createSession({ tools: {}, unusedRules: "ignore", http: [paris, { id: "never", url: "https://nowhere.test/", outcome: { text: "" } }], agent: async () => (await fetch("https://api.weather.test/v1/current?city=Paris")).status.toString() });
+    const session = createSession({
+      tools: {},
+      unusedRules: "ignore",
+      http: [paris, { id: "never", url: "https://nowhere.test/", outcome: { text: "" } }],
+      agent: async () => (await fetch("https://api.weather.test/v1/current?city=Paris")).status.toString(),
+    });
     await session.send("go");
     expect(session.unusedRuleIds()).toEqual(["never"]);
   });
@@ -130,18 +180,36 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
       }
       return "accepted";
     };
-    expect(refused([{ id: "a", url: "https://x.test/", match: { query: { properties: { city: { format: "email" } } } }, outcome: { json: {} } }])).toMatch(/HTTP mock "a" at \/match\/query\/properties\/city\/format: .*format/);
-    expect(refused([{ id: "b", url: "https://x.test/", outcome: { status: 700 } }])).toContain('HTTP mock "b" at /outcome/status: `status` must be an integer from 200 to 599');
+    expect(
+      refused([
+        { id: "a", url: "https://x.test/", match: { query: { properties: { city: { format: "email" } } } }, outcome: { json: {} } },
+      ]),
+    ).toMatch(/HTTP mock "a" at \/match\/query\/properties\/city\/format: .*format/);
+    expect(refused([{ id: "b", url: "https://x.test/", outcome: { status: 700 } }])).toContain(
+      'HTTP mock "b" at /outcome/status: `status` must be an integer from 200 to 599',
+    );
     expect(refused([{ id: "c", url: "https://x.test/", outcome: { body: "x" } }])).toContain('"c" at /outcome/body: unknown field `body`');
-    expect(refused([{ id: "d", url: "https://x.test/", outcome: { json: {} } }, { id: "d", url: "https://y.test/", outcome: { json: {} } }])).toContain("duplicate HTTP mock id");
+    expect(
+      refused([
+        { id: "d", url: "https://x.test/", outcome: { json: {} } },
+        { id: "d", url: "https://y.test/", outcome: { json: {} } },
+      ]),
+    ).toContain("duplicate HTTP mock id");
     expect(refused([{ id: "e", url: "", outcome: { json: {} } }])).toContain('"e" at /url');
-    expect(refused([{ id: "f", url: "https://x.test/", outcome: { status: 204, json: {} } }])).toContain('HTTP mock "f" at /outcome/status: a 204 response has no body');
+    expect(refused([{ id: "f", url: "https://x.test/", outcome: { status: 204, json: {} } }])).toContain(
+      'HTTP mock "f" at /outcome/status: a 204 response has no body',
+    );
   });
 
   test("the run's shared mocks answer every session, and only a session's own unused mocks are reported", async () => {
     useHttpMocks([{ id: "shared-health", url: "https://status.weather.test/health", outcome: { text: "ok" } }]);
     try {
-      const session = createSession({ tools: {}, unusedRules: "ignore", http: [{ id: "own", url: "https://nowhere.test/", outcome: { text: "" } }], agent: async () => (await fetch("https://api.weather.test/x")).status.toString() });
+      const session = createSession({
+        tools: {},
+        unusedRules: "ignore",
+        http: [{ id: "own", url: "https://nowhere.test/", outcome: { text: "" } }],
+        agent: async () => (await fetch("https://api.weather.test/x")).status.toString(),
+      });
       await session.send("go");
       expect(session.unusedRuleIds()).toEqual(["own"]);
       const other = createSession({ tools: {}, agent: async () => (await fetch("https://status.weather.test/health")).text() });

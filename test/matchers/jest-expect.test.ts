@@ -17,7 +17,9 @@ describe("the matchers under Jest's expect", () => {
     jest(turn).toHaveMessageIncluding("Buy milk");
     jest(turn).toSucceed();
     expect(() => jest(turn).toHaveCalledTool("complete_task", { count: 2 })).toThrow(/Expected: "complete_task" called exactly 2 times/);
-    expect(() => jest(turn).not.toHaveCalledTool("complete_tsk")).toThrow(/no tool "complete_tsk" in this turn; did you mean "complete_task"\?/);
+    expect(() => jest(turn).not.toHaveCalledTool("complete_tsk")).toThrow(
+      /no tool "complete_tsk" in this turn; did you mean "complete_task"\?/,
+    );
     expect(() => jest(turn).not.toHaveFailedAction()).toThrow(/\.not\.toHaveFailedAction/);
   });
 

@@ -2,7 +2,6 @@ import { describe, expect, test } from "vitest";
 import { failure } from "../fixtures/failure.js";
 import { recordedTurn } from "../fixtures/recorded-turn.js";
 
-
 describe("toHaveCalledTool", () => {
   test("input and output match like toMatchObject, with RegExp, predicates and asymmetric matchers", async () => {
     const { turn } = await recordedTurn();
@@ -56,7 +55,9 @@ describe("toHaveCalledTool", () => {
     expect(() => expect(turn).toHaveCalledTool("x", { count: -1 })).toThrow(TypeError);
     expect(() => expect(turn).toHaveCalledTool("x", { cuont: 1 } as never)).toThrow(/unknown option `cuont`/);
     expect(() => expect(turn).toHaveCalledTool("x", { status: "done" as never })).toThrow(/unknown status "done"/);
-    expect(failure(() => expect({ hello: 1 }).toHaveCalledTool("x"))).toContain("reads a turn (from session.send), a session, or an array of tool calls");
+    expect(failure(() => expect({ hello: 1 }).toHaveCalledTool("x"))).toContain(
+      "reads a turn (from session.send), a session, or an array of tool calls",
+    );
   });
 
   test("works as an asymmetric matcher inside toEqual", async () => {
@@ -101,7 +102,9 @@ describe("text and counts", () => {
     expect(turn).toHaveMessageIncluding("completed Buy milk");
     expect(turn).toHaveMessageIncluding(/could not send/);
     expect(turn).not.toHaveMessageIncluding("Walk dog");
-    expect(failure(() => expect(turn).toHaveMessageIncluding("Walk dog"))).toContain('1. "I completed Buy milk but could not send the email."');
+    expect(failure(() => expect(turn).toHaveMessageIncluding("Walk dog"))).toContain(
+      '1. "I completed Buy milk but could not send the email."',
+    );
     expect(turn).not.toHaveUsedNoTools();
     expect([]).toHaveUsedNoTools();
     expect(turn).toHaveAtMostToolCalls(3);

@@ -9,7 +9,10 @@ async function twoStepTurn() {
     { text: "Looking.", toolCalls: [{ name: "list_tasks" }], usage: { inputTokens: 100, outputTokens: 10 } },
     { text: "You have a.", usage: { inputTokens: 150, outputTokens: 20 } },
   ]);
-  const session = createSession({ tools, agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text });
+  const session = createSession({
+    tools,
+    agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text,
+  });
   return { session, turn: await session.send("tasks?") };
 }
 
@@ -46,7 +49,9 @@ describe("model-call matchers", () => {
   test("toHaveOfferedTool reads the tools each model call was offered; an unknown name says which is near", async () => {
     const { turn } = await twoStepTurn();
     expect(turn).toHaveOfferedTool("list_tasks");
-    expect(() => expect(turn).not.toHaveOfferedTool("list_task")).toThrow('[tooltrace] toHaveOfferedTool: no tool "list_task" in this turn; did you mean "list_tasks"? Tools: list_tasks.');
+    expect(() => expect(turn).not.toHaveOfferedTool("list_task")).toThrow(
+      '[tooltrace] toHaveOfferedTool: no tool "list_task" in this turn; did you mean "list_tasks"? Tools: list_tasks.',
+    );
   });
 
   test("assistant texts are what the agent said, not the model's replies it did not pass on", async () => {
@@ -59,9 +64,10 @@ describe("model-call matchers", () => {
   test("an agent that drops the model's reply fails toHaveMessageIncluding, with .not too (it passed before)", async () => {
     const model = mockModel("You have milk.");
     // A text-extraction bug: the agent reads the wrong field and says nothing.
-    const session = createSession({ agent: async (message) => ((await generateText({ model, prompt: message })).reasoningText ?? "") });
+    const session = createSession({ agent: async (message) => (await generateText({ model, prompt: message })).reasoningText ?? "" });
     const turn = await session.send("tasks?");
-    const expected = /the agent said nothing in turn 0 \(its reply text is ""\), though the model replied "You have milk\."\. Is the agent reading the model's reply\?/;
+    const expected =
+      /the agent said nothing in turn 0 \(its reply text is ""\), though the model replied "You have milk\."\. Is the agent reading the model's reply\?/;
     expect(() => expect(turn).toHaveMessageIncluding("milk")).toThrow(expected);
     expect(() => expect(turn).not.toHaveMessageIncluding("eggs")).toThrow(expected);
   });

@@ -3,7 +3,6 @@ import { createSession } from "tooltrace";
 import { failure } from "../fixtures/failure.js";
 import { recordedTurn } from "../fixtures/recorded-turn.js";
 
-
 /** A turn with one call whose input and output are the given values. */
 async function turnWith(input: unknown, output: unknown) {
   const tools = { record: (_input: unknown) => output };
@@ -34,7 +33,9 @@ describe("values match with the runner's equality and subset semantics", () => {
   test("the documented extras keep their verdicts: RegExp, predicates, asymmetric matchers, arrays by length", async () => {
     const turn = await turnWith({ query: "buy milk", tags: ["a", "b"], nested: { list: [{ id: 1, extra: true }] } }, null);
     expect(turn).toHaveCalledTool("record", { input: { query: /milk$/, tags: ["a", "b"], nested: { list: [{ id: 1 }] } } });
-    expect(turn).toHaveCalledTool("record", { input: { query: (text: string) => text.startsWith("buy"), tags: expect.arrayContaining(["b"]) } });
+    expect(turn).toHaveCalledTool("record", {
+      input: { query: (text: string) => text.startsWith("buy"), tags: expect.arrayContaining(["b"]) },
+    });
     expect(turn).not.toHaveCalledTool("record", { input: { tags: ["a"] } });
     expect(turn).toHaveCalledTool("record", { input: /"tags":\["a","b"\]/ });
   });
@@ -52,7 +53,13 @@ describe("failures show a diff against the closest call, and long lists are capp
 
   test("a failing matcher on a 10,000-call turn prints a short message (628,028 characters before)", async () => {
     const tools = { ping: (input: { i: number }) => input.i };
-    const session = createSession({ tools, agent: () => { for (let i = 0; i < 10_000; i++) tools.ping({ i }); return "done"; } });
+    const session = createSession({
+      tools,
+      agent: () => {
+        for (let i = 0; i < 10_000; i++) tools.ping({ i });
+        return "done";
+      },
+    });
     const turn = await session.send("loop");
     const message = failure(() => expect(turn).toHaveCalledTool("ping", { input: { i: -1 } }));
     expect(message.length).toBeLessThan(5_000);
@@ -62,10 +69,12 @@ describe("failures show a diff against the closest call, and long lists are capp
   });
 });
 
-describe("a tool name nothing knows gets \"did you mean\"", () => {
-  test("expect(turn).not.toHaveCalledTool(\"complete_tsk\") passed silently before", async () => {
+describe('a tool name nothing knows gets "did you mean"', () => {
+  test('expect(turn).not.toHaveCalledTool("complete_tsk") passed silently before', async () => {
     const { turn } = await recordedTurn();
-    expect(() => expect(turn).not.toHaveCalledTool("complete_tsk")).toThrow('[tooltrace] toHaveCalledTool: no tool "complete_tsk" in this turn; did you mean "complete_task"? Tools: complete_task, list_tasks, notify.');
+    expect(() => expect(turn).not.toHaveCalledTool("complete_tsk")).toThrow(
+      '[tooltrace] toHaveCalledTool: no tool "complete_tsk" in this turn; did you mean "complete_task"? Tools: complete_task, list_tasks, notify.',
+    );
     expect(() => expect(turn).toHaveToolOrder(["list_tasks", "notfy"])).toThrow(/did you mean "notify"/);
     expect(() => expect(turn).not.toHaveFailedAction("complete_tsk")).toThrow(/did you mean "complete_task"/);
     // A tool the session was given but the agent never called is known: no error.

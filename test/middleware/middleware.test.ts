@@ -48,10 +48,18 @@ describe("onToolCall, Koa-style, in declaration order", () => {
   test("handler(changedInput): the tool runs with the new arguments; the trace keeps both", async () => {
     const realRuns: string[] = [];
     const { tools, agent } = searchAgent(realRuns);
-    const redact: Middleware = { name: "redact", onToolCall: ({ input, handler }) => handler({ query: String((input as { query: string }).query).replace(/\d{4}-\d{4}/, "[card]") }) };
+    const redact: Middleware = {
+      name: "redact",
+      onToolCall: ({ input, handler }) => handler({ query: String((input as { query: string }).query).replace(/\d{4}-\d{4}/, "[card]") }),
+    };
     const turn = await createSession({ agent, tools, middleware: [redact] }).send("card 1234-5678");
     expect(realRuns).toEqual(["card [card]"]);
-    expect(turn.toolCalls[0]).toMatchObject({ input: { query: "card [card]" }, originalInput: { query: "card 1234-5678" }, changes: [{ by: "redact", what: "input" }], answeredBy: { kind: "real" } });
+    expect(turn.toolCalls[0]).toMatchObject({
+      input: { query: "card [card]" },
+      originalInput: { query: "card 1234-5678" },
+      changes: [{ by: "redact", what: "input" }],
+      answeredBy: { kind: "real" },
+    });
   });
 
   test("a transformed result is what the model sees, credited to the middleware that changed it, also across awaits", async () => {
@@ -87,7 +95,11 @@ describe("onToolCall, Koa-style, in declaration order", () => {
   test("fail(message) blocks a call: the agent sees a failed tool and recovers; the test does not fail for it", async () => {
     const realRuns: string[] = [];
     const { tools, agent } = searchAgent(realRuns);
-    const guard: Middleware = { name: "guard", onToolCall: ({ input, handler, fail }) => (String((input as { query: string }).query).includes("prod") ? fail("searching prod is not allowed") : handler(input)) };
+    const guard: Middleware = {
+      name: "guard",
+      onToolCall: ({ input, handler, fail }) =>
+        String((input as { query: string }).query).includes("prod") ? fail("searching prod is not allowed") : handler(input),
+    };
     const session = createSession({ agent, tools, middleware: [guard] });
     const turn = await session.send("prod outage");
     expect(realRuns).toEqual([]);
@@ -100,8 +112,17 @@ describe("onToolCall, Koa-style, in declaration order", () => {
 
   test("stubs come after middleware: a middleware transforms what a stub answered", async () => {
     const { tools, agent } = searchAgent([]);
-    const count: Middleware = { name: "count", onToolCall: async ({ handler }) => ({ count: ((await handler()) as { hits: unknown[] }).hits.length }) };
-    const turn = await createSession({ agent, tools, strict: true, middleware: [count], stubs: [{ id: "one", tool: "search", outcome: { response: { hits: ["stubbed"] } } }] }).send("x");
+    const count: Middleware = {
+      name: "count",
+      onToolCall: async ({ handler }) => ({ count: ((await handler()) as { hits: unknown[] }).hits.length }),
+    };
+    const turn = await createSession({
+      agent,
+      tools,
+      strict: true,
+      middleware: [count],
+      stubs: [{ id: "one", tool: "search", outcome: { response: { hits: ["stubbed"] } } }],
+    }).send("x");
     expect(turn).toHaveCalledTool("search", { output: { count: 1 } });
     expect(turn.toolCalls[0]?.answeredBy).toEqual({ kind: "stub", ruleId: "one", outcomeIndex: 0 });
   });
@@ -119,7 +140,10 @@ describe("beforeEval, afterEval, data and results", () => {
       },
       afterEval: ({ ctx, toolCalls }) => ({ searches: ctx.data.searches, calls: toolCalls.length }),
     };
-    const summary: Middleware = { name: "summary", afterEval: ({ ctx }) => `tally saw ${String((ctx.results.tally as { searches: number }).searches)}` };
+    const summary: Middleware = {
+      name: "summary",
+      afterEval: ({ ctx }) => `tally saw ${String((ctx.results.tally as { searches: number }).searches)}`,
+    };
     const nothing: Middleware = { name: "nothing", afterEval: () => undefined };
     const turn = await createSession({ agent, tools, middleware: [prefix, tally, summary, nothing] }).send("deploy");
     expect(turn.userMessage).toBe("rollback deploy");
@@ -128,7 +152,9 @@ describe("beforeEval, afterEval, data and results", () => {
     expect(turn.results).toEqual({ tally: { searches: 1, calls: 1 }, summary: "tally saw 1" });
     expect(turn).toHaveResult("tally", { searches: 1 });
     expect(turn).not.toHaveResult("nothing");
-    expect(() => expect(turn).toHaveResult("tally", { searches: 2 })).toThrow(/Expected: result of middleware "tally" matching[\s\S]*"searches": 2/);
+    expect(() => expect(turn).toHaveResult("tally", { searches: 2 })).toThrow(
+      /Expected: result of middleware "tally" matching[\s\S]*"searches": 2/,
+    );
   });
 
   test("ctx.abort(reason) ends the turn: the agent's signal aborts and the turn fails with the reason", async () => {
@@ -165,18 +191,36 @@ describe("beforeEval, afterEval, data and results", () => {
 
   test("names must be unique and phases functions, checked at createSession", () => {
     const agent = () => "ok";
-    expect(() => createSession({ agent, middleware: [{ name: "a", afterEval: () => 1 }, { name: "a", afterEval: () => 2 }] })).toThrow('two middleware are named "a"');
-    expect(() => createSession({ agent, middleware: [{ name: "b", onToolCall: "nope" } as unknown as Middleware] })).toThrow('middleware "b": `onToolCall` must be a function, got string');
-    expect(() => createSession({ agent, middleware: [{ afterEval: () => 1 } as unknown as Middleware] })).toThrow("middleware[0] needs a `name`");
+    expect(() =>
+      createSession({
+        agent,
+        middleware: [
+          { name: "a", afterEval: () => 1 },
+          { name: "a", afterEval: () => 2 },
+        ],
+      }),
+    ).toThrow('two middleware are named "a"');
+    expect(() => createSession({ agent, middleware: [{ name: "b", onToolCall: "nope" } as unknown as Middleware] })).toThrow(
+      'middleware "b": `onToolCall` must be a function, got string',
+    );
+    expect(() => createSession({ agent, middleware: [{ afterEval: () => 1 } as unknown as Middleware] })).toThrow(
+      "middleware[0] needs a `name`",
+    );
   });
 
   test("useMiddleware applies to every session created after it, before the session's own", async () => {
     const { tools, agent } = searchAgent([]);
     const seen: string[] = [];
     useMiddleware([{ name: "shared", beforeEval: ({ message }) => void seen.push(`shared ${message}`) }]);
-    await createSession({ agent, tools, middleware: [{ name: "own", beforeEval: ({ message }) => void seen.push(`own ${message}`) }] }).send("hi");
+    await createSession({
+      agent,
+      tools,
+      middleware: [{ name: "own", beforeEval: ({ message }) => void seen.push(`own ${message}`) }],
+    }).send("hi");
     expect(seen).toEqual(["shared hi", "own hi"]);
-    expect(() => createSession({ agent, tools, middleware: [{ name: "shared", afterEval: () => 1 }] })).toThrow('two middleware are named "shared"');
+    expect(() => createSession({ agent, tools, middleware: [{ name: "shared", afterEval: () => 1 }] })).toThrow(
+      'two middleware are named "shared"',
+    );
   });
 });
 
@@ -200,7 +244,9 @@ describe("ctx.callLLM and the shipped middleware", () => {
     const session = createSession({ agent: () => "ok", middleware: [judge] });
     const turn = await session.send("hi");
     expect(turn.status).toBe("failed");
-    expect(session.takeViolations()[0]).toMatch(/middleware "judge" threw in afterEval: TooltraceError: .*ctx\.callLLM needs the session's model: create session \d+ with `llm`/);
+    expect(session.takeViolations()[0]).toMatch(
+      /middleware "judge" threw in afterEval: TooltraceError: .*ctx\.callLLM needs the session's model: create session \d+ with `llm`/,
+    );
   });
 
   test("scrubber removes every result item that mentions the source, so the agent cannot read it", async () => {
@@ -229,7 +275,12 @@ describe("ctx.callLLM and the shipped middleware", () => {
     expect(byText).toHaveResult("grader", { pass: true, expected: "rolled back" });
     const wrong = await createSession({ agent, tools, middleware: [grader({ expected: /canary/ })] }).send("deploy");
     expect(wrong).toHaveResult("grader", { pass: false });
-    const byModel = await createSession({ agent, tools, llm: (request: MockModelRequest) => (request.lastUserMessage?.includes("Expected: rollback") ? "PASS: it says so" : "FAIL"), middleware: [grader({ expected: "rollback", by: "llm" })] }).send("deploy");
+    const byModel = await createSession({
+      agent,
+      tools,
+      llm: (request: MockModelRequest) => (request.lastUserMessage?.includes("Expected: rollback") ? "PASS: it says so" : "FAIL"),
+      middleware: [grader({ expected: "rollback", by: "llm" })],
+    }).send("deploy");
     expect(byModel.results.grader).toMatchObject({ pass: true, reason: "it says so" });
     // A global RegExp keeps no state between turns.
     const global = createSession({ agent, tools, middleware: [grader({ expected: /rolled back/g })] });

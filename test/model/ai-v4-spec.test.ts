@@ -11,7 +11,10 @@ describe.skipIf(aiMajor < 7)(`mockModel in specification v4 (ai@${aiPackage.vers
   const tools = { list_tasks: tool({ inputSchema: z.object({}), execute: async () => ["milk"] }) };
 
   test("a v4 model through generateText and streamText, traced in a session", async () => {
-    const model = mockModel<Parameters<typeof generateText>[0]["model"]>({ specificationVersion: "v4", respond: [{ toolCalls: [{ name: "list_tasks" }] }, "You have milk.", "Streamed."] });
+    const model = mockModel<Parameters<typeof generateText>[0]["model"]>({
+      specificationVersion: "v4",
+      respond: [{ toolCalls: [{ name: "list_tasks" }] }, "You have milk.", "Streamed."],
+    });
     expect((model as unknown as { specificationVersion: string }).specificationVersion).toBe("v4");
     const session = createSession({
       tools,

@@ -6,7 +6,10 @@ import { createSession, mockModel } from "tooltrace";
 // ai@5 speaks language-model specification v2: the same mock model, built for it.
 describe("mockModel({ specificationVersion: 'v2' }) under ai@5", () => {
   const tools = { list_tasks: tool({ inputSchema: z.object({}), execute: async () => ({ tasks: ["a", "b"] }) }) };
-  const respond = [{ toolCalls: [{ name: "list_tasks" }] }, ({ toolResults }: { toolResults: readonly { output: unknown }[] }) => `Tasks: ${JSON.stringify(toolResults[0]?.output)}`];
+  const respond = [
+    { toolCalls: [{ name: "list_tasks" }] },
+    ({ toolResults }: { toolResults: readonly { output: unknown }[] }) => `Tasks: ${JSON.stringify(toolResults[0]?.output)}`,
+  ];
 
   test("generateText runs the tool loop, stubbed through a session", async () => {
     const model = mockModel<Exclude<LanguageModel, string>>({ specificationVersion: "v2", respond });

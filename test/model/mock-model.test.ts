@@ -4,15 +4,26 @@ import { z } from "zod";
 import { createSession, mockModel, TooltraceError, type MockModelRequest } from "tooltrace";
 
 const tools = {
-  list_tasks: tool({ description: "List tasks.", inputSchema: z.object({ status: z.string().optional() }), execute: async () => ({ tasks: ["a"] }) }),
-  fail: tool({ inputSchema: z.object({}), execute: async (): Promise<string> => { throw new Error("it broke"); } }),
+  list_tasks: tool({
+    description: "List tasks.",
+    inputSchema: z.object({ status: z.string().optional() }),
+    execute: async () => ({ tasks: ["a"] }),
+  }),
+  fail: tool({
+    inputSchema: z.object({}),
+    execute: async (): Promise<string> => {
+      throw new Error("it broke");
+    },
+  }),
 };
 
 describe("mockModel()", () => {
   test("answers Mock response by default, a static string, or a responder's reply", async () => {
     expect((await generateText({ model: mockModel(), prompt: "hi" })).text).toBe("Mock response");
     expect((await generateText({ model: mockModel("Hello"), prompt: "hi" })).text).toBe("Hello");
-    expect((await generateText({ model: mockModel(({ lastUserMessage }) => `Echo: ${lastUserMessage}`), prompt: "ping" })).text).toBe("Echo: ping");
+    expect((await generateText({ model: mockModel(({ lastUserMessage }) => `Echo: ${lastUserMessage}`), prompt: "ping" })).text).toBe(
+      "Echo: ping",
+    );
   });
 
   test("sets the identity the AI SDK sees", async () => {
@@ -28,7 +39,17 @@ describe("mockModel()", () => {
       seen.push(request);
       return seen.length === 1 ? { toolCalls: [{ name: "list_tasks", input: { status: "open" } }, { name: "fail" }] } : "done";
     });
-    await generateText({ model, tools, system: "Be brief.", messages: [{ role: "user", content: "first" }, { role: "assistant", content: "ok" }, { role: "user", content: "second" }], stopWhen: stepCountIs(3) });
+    await generateText({
+      model,
+      tools,
+      system: "Be brief.",
+      messages: [
+        { role: "user", content: "first" },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "second" },
+      ],
+      stopWhen: stepCountIs(3),
+    });
     const [first, second] = seen;
     expect(first?.messages).toEqual([
       { role: "system", text: "Be brief." },
@@ -38,18 +59,31 @@ describe("mockModel()", () => {
     ]);
     expect(first).toMatchObject({ userMessages: ["first", "second"], lastUserMessage: "second", userMessageCount: 2, toolResults: [] });
     expect(first?.tools.map((t) => t.name)).toEqual(["list_tasks", "fail"]);
-    expect(first?.tools[0]).toMatchObject({ description: "List tasks.", inputSchema: { type: "object", properties: { status: { type: "string" } } } });
+    expect(first?.tools[0]).toMatchObject({
+      description: "List tasks.",
+      inputSchema: { type: "object", properties: { status: { type: "string" } } },
+    });
     expect(second?.toolResults).toEqual([
       { id: "call_1", name: "list_tasks", output: { tasks: ["a"] }, isError: false },
       // ai@7 sends a tool's error to the model as "Name: message".
       { id: "call_2", name: "fail", output: expect.stringMatching(/^(Error: )?it broke$/), isError: true },
     ]);
-    expect(second?.messages.at(-2)).toMatchObject({ role: "assistant", toolCalls: [{ id: "call_1", name: "list_tasks", input: { status: "open" } }, { id: "call_2", name: "fail", input: {} }] });
+    expect(second?.messages.at(-2)).toMatchObject({
+      role: "assistant",
+      toolCalls: [
+        { id: "call_1", name: "list_tasks", input: { status: "open" } },
+        { id: "call_2", name: "fail", input: {} },
+      ],
+    });
   });
 
   test("lastUserMessage is null before the first user message", async () => {
     let last: string | null | undefined;
-    await generateText({ model: mockModel(({ lastUserMessage }) => ((last = lastUserMessage), "x")), system: "only a system prompt", messages: [{ role: "assistant", content: "hello" }] });
+    await generateText({
+      model: mockModel(({ lastUserMessage }) => ((last = lastUserMessage), "x")),
+      system: "only a system prompt",
+      messages: [{ role: "assistant", content: "hello" }],
+    });
     expect(last).toBeNull();
   });
 
@@ -59,7 +93,9 @@ describe("mockModel()", () => {
     expect((await generateText({ model, prompt: "b" })).text).toBe("two");
     const error = await generateText({ model, prompt: "the third question" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TooltraceError);
-    expect((error as Error).message).toBe('[tooltrace] mock model call 3: the script has only 2 replies. Last user message: "the third question". Add a reply, or end the script with a responder function.');
+    expect((error as Error).message).toBe(
+      '[tooltrace] mock model call 3: the script has only 2 replies. Last user message: "the third question". Add a reply, or end the script with a responder function.',
+    );
   });
 
   test("a reply with neither text nor tool calls is an error; empty text is allowed", async () => {
@@ -69,7 +105,9 @@ describe("mockModel()", () => {
 
   test("a tool call for a tool the agent did not offer fails, naming both", async () => {
     const model = mockModel(() => ({ toolCalls: [{ name: "delete_all" }] }));
-    await expect(generateText({ model, tools, prompt: "x" })).rejects.toThrow('the responder called tool "delete_all", but the agent offered list_tasks, fail');
+    await expect(generateText({ model, tools, prompt: "x" })).rejects.toThrow(
+      'the responder called tool "delete_all", but the agent offered list_tasks, fail',
+    );
   });
 
   test("ids and usage are derived the same on every run", async () => {
@@ -86,7 +124,9 @@ describe("mockModel()", () => {
   });
 
   test("a reply object works as the whole input or as `respond`", async () => {
-    expect((await generateText({ model: mockModel({ text: "direct", usage: { inputTokens: 7, outputTokens: 3 } }), prompt: "p" })).usage).toMatchObject({ inputTokens: 7, outputTokens: 3 });
+    expect(
+      (await generateText({ model: mockModel({ text: "direct", usage: { inputTokens: 7, outputTokens: 3 } }), prompt: "p" })).usage,
+    ).toMatchObject({ inputTokens: 7, outputTokens: 3 });
     expect((await generateText({ model: mockModel({ modelId: "m", respond: { text: "nested" } }), prompt: "p" })).text).toBe("nested");
   });
 
@@ -95,12 +135,22 @@ describe("mockModel()", () => {
     expect(estimated.usage).toMatchObject({ inputTokens: 3, outputTokens: 2, totalTokens: 5 });
     const tiny = await generateText({ model: mockModel({ respond: () => ({ text: "" }) }), prompt: "a" });
     expect(tiny.usage).toMatchObject({ inputTokens: 1, outputTokens: 1 });
-    const given = await generateText({ model: mockModel(() => ({ text: "x", usage: { inputTokens: 70, outputTokens: 30 } })), prompt: "p" });
+    const given = await generateText({
+      model: mockModel(() => ({ text: "x", usage: { inputTokens: 70, outputTokens: 30 } })),
+      prompt: "p",
+    });
     expect(given.usage).toMatchObject({ inputTokens: 70, outputTokens: 30, totalTokens: 100 });
   });
 
   test("streams text and tool-call parts and a finish part like a provider", async () => {
-    const model = mockModel([{ text: "Checking your tasks now.", toolCalls: [{ name: "list_tasks", input: { status: "open" } }], usage: { inputTokens: 10, outputTokens: 5 } }, "You have a."]);
+    const model = mockModel([
+      {
+        text: "Checking your tasks now.",
+        toolCalls: [{ name: "list_tasks", input: { status: "open" } }],
+        usage: { inputTokens: 10, outputTokens: 5 },
+      },
+      "You have a.",
+    ]);
     const result = streamText({ model, tools, prompt: "tasks?", stopWhen: stepCountIs(3) });
     const parts: string[] = [];
     const deltas: string[] = [];
@@ -109,7 +159,20 @@ describe("mockModel()", () => {
       if (part.type === "text-delta") deltas.push(part.text);
     }
     expect(deltas.slice(0, 4)).toEqual(["Checking ", "your ", "tasks ", "now."]);
-    expect(parts).toEqual(expect.arrayContaining(["start-step", "text-start", "text-delta", "text-end", "tool-input-start", "tool-input-delta", "tool-call", "tool-result", "finish-step", "finish"]));
+    expect(parts).toEqual(
+      expect.arrayContaining([
+        "start-step",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "tool-input-start",
+        "tool-input-delta",
+        "tool-call",
+        "tool-result",
+        "finish-step",
+        "finish",
+      ]),
+    );
     const steps = await result.steps;
     expect(steps[0]?.finishReason).toBe("tool-calls");
     expect(steps[0]?.usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
@@ -132,14 +195,26 @@ describe("mockModel()", () => {
     expect(turn.text).toBe("swallowed");
     expect(turn).not.toSucceed();
     expect(turn.modelCalls[1]?.error?.message).toContain("the script has only 1 reply");
-    expect(session.takeViolations()).toEqual([expect.stringContaining("the mock model failed (tooltrace, model mock-model): [tooltrace] mock model call 2: the script has only 1 reply")]);
+    expect(session.takeViolations()).toEqual([
+      expect.stringContaining(
+        "the mock model failed (tooltrace, model mock-model): [tooltrace] mock model call 2: the script has only 1 reply",
+      ),
+    ]);
   });
 
   test("records every call on the session's turn, with a summed usage", async () => {
-    const model = mockModel([{ toolCalls: [{ name: "list_tasks" }], usage: { inputTokens: 10, outputTokens: 2 } }, { text: "done", usage: { inputTokens: 20, outputTokens: 3 } }]);
-    const session = createSession({ agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text, tools });
+    const model = mockModel([
+      { toolCalls: [{ name: "list_tasks" }], usage: { inputTokens: 10, outputTokens: 2 } },
+      { text: "done", usage: { inputTokens: 20, outputTokens: 3 } },
+    ]);
+    const session = createSession({
+      agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text,
+      tools,
+    });
     const turn = await session.send("go");
-    expect(turn.modelCalls.map((call) => [call.provider, call.model, call.streamed, call.reply.text, call.reply.toolCalls.map((c) => c.name)])).toEqual([
+    expect(
+      turn.modelCalls.map((call) => [call.provider, call.model, call.streamed, call.reply.text, call.reply.toolCalls.map((c) => c.name)]),
+    ).toEqual([
       ["tooltrace", "mock-model", false, "", ["list_tasks"]],
       ["tooltrace", "mock-model", false, "done", []],
     ]);

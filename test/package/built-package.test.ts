@@ -25,7 +25,15 @@ test("every documented entry point imports from the build", async () => {
       mcp: typeof core.mcpTools,
     }));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-  const result = JSON.parse(stdout) as { core: boolean; setup: string; matchers: string[]; aiSdk: string; wire: string; agentsSdk: string; mcp: string };
+  const result = JSON.parse(stdout) as {
+    core: boolean;
+    setup: string;
+    matchers: string[];
+    aiSdk: string;
+    wire: string;
+    agentsSdk: string;
+    mcp: string;
+  };
   expect(result.core).toBe(true);
   expect(result.setup).toMatch(/dist[\\/]src[\\/]vitest[\\/]setup\.js$/);
   expect(result.matchers).toContain("toHaveCalledTool");
@@ -35,14 +43,20 @@ test("every documented entry point imports from the build", async () => {
 
 test("a project using the built plugin runs its agent evals", async () => {
   const config = join(import.meta.dirname, "../fixtures/dist-project/vitest.config.ts");
-  const { stdout } = await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config], { env: { ...process.env, CI: "1" } });
+  const { stdout } = await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config], {
+    env: { ...process.env, CI: "1" },
+  });
   expect(stdout).toMatch(/1 passed/);
 });
 
 test("a newcomer's first eval: found without an include pattern, typed without tsconfig `types`, no sourcemap warning", async () => {
   const project = join(import.meta.dirname, "../fixtures/newcomer-project");
   await run(process.execPath, [packageFile("typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")]);
-  const { stdout, stderr } = await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts")], { env: { ...process.env, CI: "1" } });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts")],
+    { env: { ...process.env, CI: "1" } },
+  );
   expect(stdout).toMatch(/todo\.eval\.ts/);
   expect(stdout).toMatch(/1 passed/);
   expect(`${stdout}${stderr}`).not.toMatch(/Sourcemap/);

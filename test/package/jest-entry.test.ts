@@ -14,9 +14,22 @@ interface JestReport {
 test("the Jest entry registers the matchers, restores tools and fails strict violations", async () => {
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-jest-")), "report.json");
   const config = join(import.meta.dirname, "../fixtures/jest-project/jest.config.mjs");
-  await promisify(execFile)(process.execPath, ["--experimental-vm-modules", "--no-warnings", packageFile("jest", "bin", "jest.js"), "--config", config, "--json", `--outputFile=${out}`, "--ci"], {
-    env: { ...process.env, CI: "1" },
-  }).catch(() => undefined);
+  await promisify(execFile)(
+    process.execPath,
+    [
+      "--experimental-vm-modules",
+      "--no-warnings",
+      packageFile("jest", "bin", "jest.js"),
+      "--config",
+      config,
+      "--json",
+      `--outputFile=${out}`,
+      "--ci",
+    ],
+    {
+      env: { ...process.env, CI: "1" },
+    },
+  ).catch(() => undefined);
   const report = JSON.parse(readFileSync(out, "utf8")) as JestReport;
   const results = new Map(report.testResults.flatMap((file) => file.assertionResults).map((result) => [result.title, result]));
   expect(results.get("matchers are registered and stubs answer")?.status).toBe("passed");

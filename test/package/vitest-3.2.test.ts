@@ -7,7 +7,14 @@ import { expect, test } from "vitest";
 
 interface JsonReport {
   numFailedTests: number;
-  testResults: { assertionResults: { title: string; status: string; failureMessages: string[]; meta: { tooltrace?: { sessions: { name: string }[] } } }[] }[];
+  testResults: {
+    assertionResults: {
+      title: string;
+      status: string;
+      failureMessages: string[];
+      meta: { tooltrace?: { sessions: { name: string }[] } };
+    }[];
+  }[];
 }
 
 const project = join(import.meta.dirname, "../compat/vitest-3.2");
@@ -16,7 +23,10 @@ const root = join(import.meta.dirname, "../..");
 // Vitest 3.2 is the oldest Vitest in the peer range and has no `aroundEach`. The built package is copied
 // into the compat project's node_modules, as an install would put it, and run by that project's Vitest.
 test("Vitest 3.2: 50 concurrent tests on one tools record each keep their own scope, stubs and task.meta", async () => {
-  expect(existsSync(join(project, "node_modules", "vitest")), "test/compat/vitest-3.2 is not installed: run `npm install` at the root").toBe(true);
+  expect(
+    existsSync(join(project, "node_modules", "vitest")),
+    "test/compat/vitest-3.2 is not installed: run `npm install` at the root",
+  ).toBe(true);
   const installed = join(project, "node_modules", "tooltrace");
   rmSync(installed, { recursive: true, force: true });
   mkdirSync(installed, { recursive: true });
@@ -24,10 +34,16 @@ test("Vitest 3.2: 50 concurrent tests on one tools record each keep their own sc
   for (const folder of ["dist", "src", "matchers"]) cpSync(join(root, folder), join(installed, folder), { recursive: true });
 
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-vitest32-")), "report.json");
-  await promisify(execFile)(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`], { cwd: project, env: { ...process.env, CI: "1" } }).catch(() => undefined);
+  await promisify(execFile)(
+    process.execPath,
+    [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`],
+    { cwd: project, env: { ...process.env, CI: "1" } },
+  ).catch(() => undefined);
   const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
   const results = report.testResults.flatMap((file) => file.assertionResults);
-  expect(results.filter((result) => result.status !== "passed").map((result) => `${result.title}: ${result.failureMessages.join(" ")}`)).toEqual([]);
+  expect(
+    results.filter((result) => result.status !== "passed").map((result) => `${result.title}: ${result.failureMessages.join(" ")}`),
+  ).toEqual([]);
   expect(results).toHaveLength(51);
   for (const result of results.filter((item) => item.title.startsWith("concurrent"))) {
     const name = /concurrent (t\d+)/.exec(result.title)?.[1];

@@ -20,13 +20,21 @@ describe("one chain for every kind, with a public step API", () => {
     };
     const scrub: Step = {
       name: "scrub",
-      run: (ctx, next) => (ctx.kind === "tool" ? ctx.transform(next(), (out) => ({ hits: (out as { hits: string[] }).hits.map((hit) => hit.replace("real", "[scrubbed]")) })) : next()),
+      run: (ctx, next) =>
+        ctx.kind === "tool"
+          ? ctx.transform(next(), (out) => ({ hits: (out as { hits: string[] }).hits.map((hit) => hit.replace("real", "[scrubbed]")) }))
+          : next(),
     };
     const session = createSession({ tools, steps: [scrub, normalize], agent: () => JSON.stringify(tools.search({ query: "MILK" })) });
     const turn = await session.send("go");
     expect(turn.text).toBe('{"hits":["[scrubbed] result for milk"]}');
     const [call] = turn.toolCalls;
-    expect(call).toMatchObject({ input: { query: "milk" }, originalInput: { query: "MILK" }, output: { hits: ["[scrubbed] result for milk"] }, answeredBy: { kind: "real" } });
+    expect(call).toMatchObject({
+      input: { query: "milk" },
+      originalInput: { query: "MILK" },
+      output: { hits: ["[scrubbed] result for milk"] },
+      answeredBy: { kind: "real" },
+    });
     expect(call?.changes).toEqual([
       { by: "normalize-query", what: "input" },
       { by: "scrub", what: "output" },
@@ -36,11 +44,26 @@ describe("one chain for every kind, with a public step API", () => {
   test("a step answers without the real thing; stubs and strict come after it", async () => {
     let realRuns = 0;
     const tools = { lookup: (_input: { id: string }) => ((realRuns += 1), "real") };
-    const cache: Step = { name: "cache", run: (ctx, next) => (ctx.kind === "tool" && (ctx.input as { id: string }).id === "hot" ? ctx.answer("cached", { kind: "middleware", name: "cache" }) : next()) };
-    const session = createSession({ tools, strict: true, steps: [cache], stubs: [{ id: "cold", tool: "lookup", outcome: { response: "stubbed" } }], agent: () => `${tools.lookup({ id: "hot" })} ${tools.lookup({ id: "cold" })}` });
+    const cache: Step = {
+      name: "cache",
+      run: (ctx, next) =>
+        ctx.kind === "tool" && (ctx.input as { id: string }).id === "hot"
+          ? ctx.answer("cached", { kind: "middleware", name: "cache" })
+          : next(),
+    };
+    const session = createSession({
+      tools,
+      strict: true,
+      steps: [cache],
+      stubs: [{ id: "cold", tool: "lookup", outcome: { response: "stubbed" } }],
+      agent: () => `${tools.lookup({ id: "hot" })} ${tools.lookup({ id: "cold" })}`,
+    });
     const turn = await session.send("go");
     expect(turn.text).toBe("cached stubbed");
-    expect(turn.toolCalls.map((call) => call.answeredBy)).toEqual([{ kind: "middleware", name: "cache" }, { kind: "stub", ruleId: "cold", outcomeIndex: 0 }]);
+    expect(turn.toolCalls.map((call) => call.answeredBy)).toEqual([
+      { kind: "middleware", name: "cache" },
+      { kind: "stub", ruleId: "cold", outcomeIndex: 0 },
+    ]);
     expect(realRuns).toBe(0);
   });
 
@@ -51,16 +74,24 @@ describe("one chain for every kind, with a public step API", () => {
       run: (ctx, next) => {
         seen.push(`${ctx.kind}:${ctx.name}`);
         if (ctx.kind === "model" && (ctx.input as { lastUserMessage: string }).lastUserMessage === "canned?") {
-          return ctx.answer({ text: "canned answer", toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }, { kind: "middleware", name: "observe" });
+          return ctx.answer(
+            { text: "canned answer", toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } },
+            { kind: "middleware", name: "observe" },
+          );
         }
         // A bare string answers with text only.
-        if (ctx.kind === "model" && (ctx.input as { lastUserMessage: string }).lastUserMessage === "short?") return ctx.answer("short answer", { kind: "middleware", name: "observe" });
+        if (ctx.kind === "model" && (ctx.input as { lastUserMessage: string }).lastUserMessage === "short?")
+          return ctx.answer("short answer", { kind: "middleware", name: "observe" });
         return next();
       },
     };
     const tools = { list_tasks: tool({ inputSchema: z.object({}), execute: async () => ["a"] }) };
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }] }, "one task"]);
-    const session = createSession({ tools, steps: [observe], agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text });
+    const session = createSession({
+      tools,
+      steps: [observe],
+      agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text,
+    });
     expect((await session.send("tasks?")).text).toBe("one task");
     const canned = await session.send("canned?");
     expect(canned.text).toBe("canned answer");
@@ -68,11 +99,19 @@ describe("one chain for every kind, with a public step API", () => {
     const short = await session.send("short?");
     expect(short.text).toBe("short answer");
     expect(short.modelCalls[0]?.reply).toEqual({ text: "short answer", toolCalls: [] });
-    expect(seen).toEqual(["model:tooltrace mock-model", "tool:list_tasks", "model:tooltrace mock-model", "model:tooltrace mock-model", "model:tooltrace mock-model"]);
+    expect(seen).toEqual([
+      "model:tooltrace mock-model",
+      "tool:list_tasks",
+      "model:tooltrace mock-model",
+      "model:tooltrace mock-model",
+      "model:tooltrace mock-model",
+    ]);
   });
 
   test("steps are checked at setup", () => {
-    expect(() => createSession({ agent: () => "", tools: {}, steps: [{ name: "", run: () => undefined }] })).toThrow("step #0 must be { name: string, run(ctx, next) }");
+    expect(() => createSession({ agent: () => "", tools: {}, steps: [{ name: "", run: () => undefined }] })).toThrow(
+      "step #0 must be { name: string, run(ctx, next) }",
+    );
     const step: Step = { name: "same", run: (_ctx, next) => next() };
     expect(() => createSession({ agent: () => "", tools: {}, steps: [step, step] })).toThrow('two steps are named "same"');
   });

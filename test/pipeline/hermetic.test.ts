@@ -16,7 +16,15 @@ const received: string[] = [];
 const upstream = createServer((request, response) => {
   received.push(`${request.method} ${request.url}`);
   response.setHeader("content-type", "application/json");
-  response.end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "live" }, finish_reason: "stop" }] }));
+  response.end(
+    JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-4o-mini",
+      choices: [{ index: 0, message: { role: "assistant", content: "live" }, finish_reason: "stop" }],
+    }),
+  );
 });
 /** A TCP listener standing in for an HTTPS upstream: it counts connections, so a TLS handshake never needs a certificate. */
 let tlsConnections = 0;
@@ -85,7 +93,11 @@ describe("hermetic: during a strict run nothing reaches a fake upstream on 127.0
       expect.stringContaining(`strict mode: GET ${base}/node-http would have gone out`),
       expect.stringContaining(`strict mode: GET ${tlsBase}/node-https would have gone out`),
       // msw 2 patches `fetch`, so the guard under it refuses the early client; msw 3 intercepts below it and sees the request itself.
-      expect.stringMatching(new RegExp(`strict mode: POST ${escape(base)}/v1/chat/completions (went out through a \`fetch\` that tooltrace's MSW server never saw|would have gone out to the network)`)),
+      expect.stringMatching(
+        new RegExp(
+          `strict mode: POST ${escape(base)}/v1/chat/completions (went out through a \`fetch\` that tooltrace's MSW server never saw|would have gone out to the network)`,
+        ),
+      ),
       expect.stringContaining("strict mode: a call to the real model (openai.chat gpt-4o-mini) would have gone out to the upstream"),
       expect.stringContaining(`strict mode: POST ${base}/crm/sync would have gone out`),
     ]);
@@ -100,7 +112,12 @@ describe("hermetic: during a strict run nothing reaches a fake upstream on 127.0
   });
 
   test("not strict, the same early client goes out and the guard lets it: the guard refuses only for strict sessions", async () => {
-    const session = createSession({ tools: {}, agent: async () => (await earlyClient.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).choices[0]?.message.content ?? "" });
+    const session = createSession({
+      tools: {},
+      agent: async () =>
+        (await earlyClient.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).choices[0]
+          ?.message.content ?? "",
+    });
     const turn = await session.send("go");
     expect(turn.text).toBe("live");
     expect(received).toEqual(["POST /v1/chat/completions"]);
@@ -138,7 +155,9 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
     process.env.TOOLTRACE_STRICT = "1";
     try {
       expect(createSession({ tools: {}, agent: () => "", strict: false }).strict).toBe(true);
-      expect(() => createSession({ tools: {}, agent: () => "", cassette: { mode: "record", path: "/tmp/never-written.json" } })).toThrow(/TOOLTRACE_STRICT=1 lets nothing go live/);
+      expect(() => createSession({ tools: {}, agent: () => "", cassette: { mode: "record", path: "/tmp/never-written.json" } })).toThrow(
+        /TOOLTRACE_STRICT=1 lets nothing go live/,
+      );
       process.env.TOOLTRACE_STRICT = "yes";
       expect(() => createSession({ tools: {}, agent: () => "" })).toThrow(StubConfigError);
     } finally {
@@ -149,10 +168,14 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
   test("a strict session is refused at setup while no HTTP catcher runs: nothing it cannot see may go out", () => {
     server.close();
     try {
-      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(/no HTTP catcher is running in this process[\s\S]*tooltrace\(\{ llm: true \}\)/);
+      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(
+        /no HTTP catcher is running in this process[\s\S]*tooltrace\(\{ llm: true \}\)/,
+      );
       // Joining a user's server that does not listen catches nothing either.
       const joined = startLlmServer({ server: setupServer() });
-      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(/no HTTP catcher is running[\s\S]*startLlmServer\(\{ server \}\)` once it listens/);
+      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(
+        /no HTTP catcher is running[\s\S]*startLlmServer\(\{ server \}\)` once it listens/,
+      );
       joined.close();
     } finally {
       server = startLlmServer();

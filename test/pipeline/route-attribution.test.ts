@@ -7,7 +7,8 @@ import { plainTaskTools, runTool } from "../fixtures/plain-task-tools.js";
 
 // No MSW here: the wire mock's answer() served by a plain node:http server on 127.0.0.1.
 const llm = createLlmAnswer({
-  respond: ({ toolResults, lastUserMessage }) => (toolResults.length === 0 ? { toolCalls: [{ name: "list_tasks" }] } : `${lastUserMessage}: ${JSON.stringify(toolResults[0]?.output)}`),
+  respond: ({ toolResults, lastUserMessage }) =>
+    toolResults.length === 0 ? { toolCalls: [{ name: "list_tasks" }] } : `${lastUserMessage}: ${JSON.stringify(toolResults[0]?.output)}`,
 });
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -29,7 +30,11 @@ describe("requests arriving on a socket are attributed through the session's rou
         messages.push(first);
         for (const call of first.tool_calls ?? []) {
           if (call.type !== "function") continue;
-          messages.push({ role: "tool", tool_call_id: call.id, content: (await runTool(tools, call.function.name, JSON.parse(call.function.arguments))).text });
+          messages.push({
+            role: "tool",
+            tool_call_id: call.id,
+            content: (await runTool(tools, call.function.name, JSON.parse(call.function.arguments))).text,
+          });
         }
         return (await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: tooling })).choices[0]!.message.content ?? "";
       },
@@ -50,10 +55,18 @@ describe("requests arriving on a socket are attributed through the session's rou
   test("a request on a route with no turn running, or an unknown route, gets the provider's error", async () => {
     const session = createSession({ agent: () => "" });
     const anthropic = new Anthropic({ apiKey: "test", baseURL: `${server.url}${session.route}`, maxRetries: 0 });
-    const idle = await anthropic.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    const idle = await anthropic.messages
+      .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
     expect(idle).toBeInstanceOf(Anthropic.UnprocessableEntityError);
     expect(String(idle)).toContain("has no turn running");
     const unknown = new Anthropic({ apiKey: "test", baseURL: `${server.url}/tooltrace/nope`, maxRetries: 0 });
-    expect(String(await unknown.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error))).toContain('no tooltrace session has the route token \\"nope');
+    expect(
+      String(
+        await unknown.messages
+          .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] })
+          .catch((error: unknown) => error),
+      ),
+    ).toContain('no tooltrace session has the route token \\"nope');
   });
 });

@@ -51,7 +51,12 @@ describe("strict mode: a tool call the model asked for that never reached tooltr
     const offered = { list_tasks: tool({ inputSchema: z.object({}) }) };
     const session = createSession({
       agent: async (message) => {
-        const result = await generateText({ model, tools: { ...offered, list_tasks: tool({ inputSchema: z.object({}), execute: async () => "hidden" }) }, prompt: message, stopWhen: stepCountIs(1) });
+        const result = await generateText({
+          model,
+          tools: { ...offered, list_tasks: tool({ inputSchema: z.object({}), execute: async () => "hidden" }) },
+          prompt: message,
+          stopWhen: stepCountIs(1),
+        });
         return result.text;
       },
       tools: {},
@@ -59,7 +64,9 @@ describe("strict mode: a tool call the model asked for that never reached tooltr
     });
     const turn = await session.send("go");
     expect(turn).toHaveCalledTool("list_tasks", { status: "rejected", count: 1 });
-    expect(session.takeViolations()).toEqual(["the model asked for list_tasks({}), but no call of list_tasks reached tooltrace: is its executor among the session's tools?"]);
+    expect(session.takeViolations()).toEqual([
+      "the model asked for list_tasks({}), but no call of list_tasks reached tooltrace: is its executor among the session's tools?",
+    ]);
   });
 
   test("without strict mode the same turn is traced, not failed", async () => {
@@ -144,7 +151,14 @@ describe("HTTP exchanges are interactions too", () => {
     expect(received).toEqual(["GET /weather?city=Oslo"]);
     received.length = 0;
     const [http] = turn.httpCalls;
-    expect(http).toMatchObject({ kind: "http", method: "GET", statusCode: 200, status: "completed", answeredBy: { kind: "real" }, parentSeq: turn.toolCalls[0]?.seq });
+    expect(http).toMatchObject({
+      kind: "http",
+      method: "GET",
+      statusCode: 200,
+      status: "completed",
+      answeredBy: { kind: "real" },
+      parentSeq: turn.toolCalls[0]?.seq,
+    });
     expect(session.interactions.map((record) => record.kind)).toEqual(["tool", "http"]);
   });
 });

@@ -14,7 +14,10 @@ function sharedTools(realCalls: string[]) {
     execute: ({ question }) =>
       inSubagent("researcher", async () => {
         const sub = await generateText({
-          model: mockModel([{ toolCalls: [{ name: "list_tasks" }] }, ({ toolResults }) => `research: ${JSON.stringify(toolResults[0]?.output)}`]),
+          model: mockModel([
+            { toolCalls: [{ name: "list_tasks" }] },
+            ({ toolResults }) => `research: ${JSON.stringify(toolResults[0]?.output)}`,
+          ]),
           tools,
           prompt: question,
           stopWhen: stepCountIs(3),
@@ -42,7 +45,11 @@ describe("tool identity comes from the agent path active at the call", () => {
   test("root and subagent sharing one tools record: the root call is the root's, the subagent's is researcher/", async () => {
     const realCalls: string[] = [];
     const { tools, rootTools } = sharedTools(realCalls);
-    const model = mockModel([{ toolCalls: [{ name: "list_tasks" }] }, { toolCalls: [{ name: "researcher", input: { question: "what?" } }] }, "done"]);
+    const model = mockModel([
+      { toolCalls: [{ name: "list_tasks" }] },
+      { toolCalls: [{ name: "researcher", input: { question: "what?" } }] },
+      "done",
+    ]);
     const session = researchSession(rootTools, tools, model);
     const turn = await session.send("go");
     expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy])).toEqual([
@@ -98,13 +105,23 @@ describe("tool identity comes from the agent path active at the call", () => {
     // The researcher's executor runs another generateText over the SAME tools record, with no helper.
     const researcher = tool({
       inputSchema: z.object({ question: z.string() }),
-      execute: async ({ question }) => (await generateText({ model: mockModel([{ toolCalls: [{ name: "list_tasks" }] }, "researched"]), tools, prompt: question, stopWhen: stepCountIs(3) })).text,
+      execute: async ({ question }) =>
+        (
+          await generateText({
+            model: mockModel([{ toolCalls: [{ name: "list_tasks" }] }, "researched"]),
+            tools,
+            prompt: question,
+            stopWhen: stepCountIs(3),
+          })
+        ).text,
     });
     const rootTools = { ...tools, researcher };
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }, { name: "researcher", input: { question: "q" } }] }, "done"]);
     const session = researchSession(rootTools, tools, model);
     const turn = await session.send("go");
-    expect(turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy?.kind === "stub" ? call.answeredBy.ruleId : call.answeredBy?.kind])).toEqual([
+    expect(
+      turn.toolCalls.map((call) => [call.qualifiedName, call.answeredBy?.kind === "stub" ? call.answeredBy.ruleId : call.answeredBy?.kind]),
+    ).toEqual([
       ["list_tasks", "root"],
       ["researcher", "real"],
       ["researcher/list_tasks", "research"],

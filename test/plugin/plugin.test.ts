@@ -7,7 +7,23 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { packageFile } from "../fixtures/versions.js";
 
 interface JsonReport {
-  testResults: { name: string; status: string; message: string; assertionResults: { title: string; fullName: string; status: string; failureMessages: string[]; meta: { tooltrace?: { version: number; sessions: { name: string; turns: { text: string; toolCalls: unknown[] }[]; unusedRuleIds: string[] }[] } } }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: {
+      title: string;
+      fullName: string;
+      status: string;
+      failureMessages: string[];
+      meta: {
+        tooltrace?: {
+          version: number;
+          sessions: { name: string; turns: { text: string; toolCalls: unknown[] }[]; unusedRuleIds: string[] }[];
+        };
+      };
+    }[];
+  }[];
 }
 
 const config = join(import.meta.dirname, "../fixtures/plugin-project/vitest.config.ts");
@@ -15,9 +31,13 @@ const config = join(import.meta.dirname, "../fixtures/plugin-project/vitest.conf
 /** Runs the fixture project in its own Vitest process, as a user would, and reads the JSON report. */
 async function runFixture(unused: "warn" | "error") {
   const out = join(mkdtempSync(join(tmpdir(), "tooltrace-plugin-")), "report.json");
-  const result = await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", "--reporter=default", `--outputFile.json=${out}`], {
-    env: { ...process.env, FIXTURE_UNUSED: unused, CI: "1" },
-  }).catch((error: { stdout: string; stderr: string }) => error);
+  const result = await promisify(execFile)(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", "--reporter=default", `--outputFile.json=${out}`],
+    {
+      env: { ...process.env, FIXTURE_UNUSED: unused, CI: "1" },
+    },
+  ).catch((error: { stdout: string; stderr: string }) => error);
   const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
   const tests = new Map(report.testResults.flatMap((file) => file.assertionResults).map((item) => [item.title, item]));
   return { tests, files: report.testResults, stderr: result.stderr };
@@ -27,7 +47,11 @@ async function runFixture(unused: "warn" | "error") {
 async function runProject(name: string) {
   const out = join(mkdtempSync(join(tmpdir(), `tooltrace-${name}-`)), "report.json");
   const projectConfig = join(import.meta.dirname, `../fixtures/${name}/vitest.config.ts`);
-  await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", projectConfig, "--reporter=json", `--outputFile.json=${out}`], { env: { ...process.env, CI: "1" } }).catch(() => undefined);
+  await promisify(execFile)(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", projectConfig, "--reporter=json", `--outputFile.json=${out}`],
+    { env: { ...process.env, CI: "1" } },
+  ).catch(() => undefined);
   const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
   return report.testResults.flatMap((file) => file.assertionResults);
 }
@@ -77,7 +101,8 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(tests.get("times out, and its agent calls a tool after the test ended")?.status).toBe("failed");
     expect(tests.get("the next test runs while the late call arrives")?.status).toBe("passed");
     expect(tests.get("nothing ran for real, and the timed-out test's wire server was closed")?.status).toBe("passed");
-    const lateReport = /late-session of test "times out, and its agent calls a tool after the test ended": list_tasks\(\{"from":"late"\}\) arrived after turn 0 had ended; refused by strict mode/;
+    const lateReport =
+      /late-session of test "times out, and its agent calls a tool after the test ended": list_tasks\(\{"from":"late"\}\) arrived after turn 0 had ended; refused by strict mode/;
     expect(stderr).toMatch(lateReport);
     const file = files.find((item) => item.name.endsWith("hangs.agent-spec.ts"));
     expect(file?.status).toBe("failed");
@@ -91,7 +116,9 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(item?.failureMessages.join("\n")).toContain("unused-session: stub rules never used: never-used");
   });
 
-  test("llm: true starts the wire mock before the app's modules load (a module-level client was a connection error)", { timeout: 60_000 }, async () => {
+  test("llm: true starts the wire mock before the app's modules load (a module-level client was a connection error)", {
+    timeout: 60_000,
+  }, async () => {
     const results = await runProject("llm-project");
     expect(results.map((result) => [result.title, result.status, result.failureMessages.join(" ").slice(0, 200)])).toEqual([
       ["a module-level client reaches the wire mock; the session scripts the model", "passed", ""],

@@ -34,7 +34,10 @@ test("watch mode: editing a cassette re-runs the tests that replay it, and only 
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
   delete env.CI;
   delete env.TOOLTRACE_CASSETTE;
-  const child = spawn(process.execPath, [packageFile("vitest", "vitest.mjs"), "--watch", "--config", join(project, "vitest.config.ts")], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [packageFile("vitest", "vitest.mjs"), "--watch", "--config", join(project, "vitest.config.ts")], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));

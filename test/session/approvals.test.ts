@@ -24,13 +24,22 @@ test("calls awaiting or denied approval do not consume entries; normal approvals
       const requests = result.content.filter((part) => part.type === "tool-approval-request");
       if (requests.length === 0) return { text: result.text, messages: messages.slice(history.length) };
       const approved = decisions.shift() ?? false;
-      messages.push({ role: "tool", content: requests.map((request) => ({ type: "tool-approval-response" as const, approvalId: request.approvalId, approved })) });
+      messages.push({
+        role: "tool",
+        content: requests.map((request) => ({ type: "tool-approval-response" as const, approvalId: request.approvalId, approved })),
+      });
     }
   };
   const session = createSession({
     agent,
     tools,
-    stubs: [{ id: "delete", tool: "delete_task", outcomes: [{ response: { deleted: "first entry" } }, { response: { deleted: "second entry" } }] }],
+    stubs: [
+      {
+        id: "delete",
+        tool: "delete_task",
+        outcomes: [{ response: { deleted: "first entry" } }, { response: { deleted: "second entry" } }],
+      },
+    ],
   });
 
   const denied = await session.send("Delete the milk task");

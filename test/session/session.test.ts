@@ -136,7 +136,9 @@ describe("concurrent tests never see each other's calls", () => {
 describe("tools that cannot be patched", () => {
   test("a frozen tools record fails at setup with the tool's name", () => {
     const tools = Object.freeze({ list_tasks: () => [] });
-    expect(() => createSession({ agent: () => "", tools })).toThrow(/cannot patch the executor of tool "list_tasks": the property `list_tasks` is read-only/);
+    expect(() => createSession({ agent: () => "", tools })).toThrow(
+      /cannot patch the executor of tool "list_tasks": the property `list_tasks` is read-only/,
+    );
   });
 
   test("an external abort signal cancels the turn", async () => {

@@ -136,7 +136,12 @@ describe("sessions restore the tools", () => {
   test("close() puts the original executors back; calls outside a turn always reach the real tool", async () => {
     const { tools } = createTaskService();
     const original = tools.list_tasks.execute;
-    const session = createSession({ agent: () => "hi", tools, stubs: [{ id: "t", tool: "list_tasks", outcome: { response: { tasks: [] } } }], unusedRules: "ignore" });
+    const session = createSession({
+      agent: () => "hi",
+      tools,
+      stubs: [{ id: "t", tool: "list_tasks", outcome: { response: { tasks: [] } } }],
+      unusedRules: "ignore",
+    });
     expect(tools.list_tasks.execute).not.toBe(original);
     const direct = await runExecute(tools.list_tasks, {}, "x");
     expect(direct).toEqual({ tasks: [{ id: "real-1", title: "Real task from the database" }] });

@@ -24,7 +24,22 @@ function schema(r: ReturnType<typeof random>, depth: number): Record<string, unk
   const out: Record<string, unknown> = {};
   const keywords = Math.floor(r.next() * 3) + 1;
   for (let i = 0; i < keywords; i++) {
-    switch (r.pick(["type", "const", "enum", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "properties", "anyOf"])) {
+    switch (
+      r.pick([
+        "type",
+        "const",
+        "enum",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "properties",
+        "anyOf",
+      ])
+    ) {
       case "type":
         out.type = r.next() < 0.3 ? [...new Set([r.pick(TYPES), r.pick(TYPES)])] : r.pick(TYPES);
         break;
@@ -59,14 +74,23 @@ function schema(r: ReturnType<typeof random>, depth: number): Record<string, unk
 
 function value(r: ReturnType<typeof random>, depth: number): unknown {
   const roll = r.next();
-  if (depth < 2 && roll < 0.25) return { a: value(r, depth + 1), ...(r.next() < 0.7 ? { b: value(r, depth + 1) } : {}), ...(r.next() < 0.1 ? { a: undefined } : {}) };
+  if (depth < 2 && roll < 0.25)
+    return { a: value(r, depth + 1), ...(r.next() < 0.7 ? { b: value(r, depth + 1) } : {}), ...(r.next() < 0.1 ? { a: undefined } : {}) };
   if (depth < 2 && roll < 0.32) return [value(r, depth + 1)];
   if (roll < 0.36) return undefined;
   return r.pick(SCALARS);
 }
 
 describe("the compiled and the interpreted matcher agree with ajv", () => {
-  const ajv = new Ajv2020({ strict: false, coerceTypes: false, useDefaults: false, allErrors: false, validateFormats: false, unicodeRegExp: true, messages: false });
+  const ajv = new Ajv2020({
+    strict: false,
+    coerceTypes: false,
+    useDefaults: false,
+    allErrors: false,
+    validateFormats: false,
+    unicodeRegExp: true,
+    messages: false,
+  });
 
   test("on 1,500 random constraints, 10 inputs each (seeded)", { timeout: 60_000 }, () => {
     const disagreements: string[] = [];
@@ -82,8 +106,10 @@ describe("the compiled and the interpreted matcher agree with ajv", () => {
         const input = r.next() < 0.9 ? { q: value(r, 0), ...(r.next() < 0.7 ? { z: value(r, 1) } : {}) } : value(r, 0);
         // Inputs here are plain values, patterns safe for V8: ajv's native RegExp is the reference.
         const expected = validate(input);
-        if (expected !== (interpretFirstMatch([program], input) === 0)) disagreements.push(`interpreted, seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
-        if (expected !== (firstMatch(input) === 0)) disagreements.push(`seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
+        if (expected !== (interpretFirstMatch([program], input) === 0))
+          disagreements.push(`interpreted, seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
+        if (expected !== (firstMatch(input) === 0))
+          disagreements.push(`seed ${seed}: ${JSON.stringify(match)} on ${String(JSON.stringify(input))}`);
       }
     }
     expect(disagreements.slice(0, 5)).toEqual([]);

@@ -7,7 +7,12 @@ const rule = (pattern: string) => [{ id: "r", tool: "search", match: { query: { 
 /** One call through a whole session; returns what the agent saw. */
 async function oneCall(pattern: string, query: string) {
   const t = tools();
-  const session = createSession({ tools: t, stubs: rule(pattern), unusedRules: "ignore", agent: () => JSON.stringify(t.search({ query })) });
+  const session = createSession({
+    tools: t,
+    stubs: rule(pattern),
+    unusedRules: "ignore",
+    agent: () => JSON.stringify(t.search({ query })),
+  });
   return (await session.send("go")).text;
 }
 
@@ -20,11 +25,14 @@ describe("no input blocks a worker", () => {
     ["(\\w+\\s?)+$", hostile, false],
     ["\\s*\\s*$", `${" ".repeat(29)}!`, true],
     ["(a|a){25}$", hostile, false],
-  ] as const)("%s against a hostile 30-character input answers at once (it blocked the worker for 55 s)", async (pattern, query, matches) => {
-    // With backtracking this call never returns within the test's timeout; linear matching takes microseconds.
-    const text = await oneCall(pattern, query);
-    expect(text).toBe(matches ? '"stub"' : JSON.stringify({ real: query }));
-  });
+  ] as const)(
+    "%s against a hostile 30-character input answers at once (it blocked the worker for 55 s)",
+    async (pattern, query, matches) => {
+      // With backtracking this call never returns within the test's timeout; linear matching takes microseconds.
+      const text = await oneCall(pattern, query);
+      expect(text).toBe(matches ? '"stub"' : JSON.stringify({ real: query }));
+    },
+  );
 
   test("the hostile patterns still match what they describe", async () => {
     expect(await oneCall("(a+)+$", "baaaa")).toBe('"stub"');
@@ -78,6 +86,8 @@ describe("what cannot run in linear time is refused at createSession, with the r
   });
 
   test("a syntax error still says so", () => {
-    expect(() => createSession({ agent: () => "", tools: tools(), stubs: rule("(unclosed") })).toThrow(/invalid regular expression "\(unclosed"/);
+    expect(() => createSession({ agent: () => "", tools: tools(), stubs: rule("(unclosed") })).toThrow(
+      /invalid regular expression "\(unclosed"/,
+    );
   });
 });

@@ -10,7 +10,12 @@ function tools() {
     complete_task: tool({ inputSchema: z.object({ task_id: z.string() }), execute: async ({ task_id }) => ({ real: true, task_id }) }),
     get_status: tool({ inputSchema: z.object({ job: z.string() }), execute: async () => ({ real: true }) }),
     search_tasks: tool({
-      inputSchema: z.object({ query: z.string(), filter: z.object({ status: z.string().optional() }).passthrough().optional(), tags: z.array(z.string()).optional(), limit: z.union([z.number(), z.string()]).optional() }),
+      inputSchema: z.object({
+        query: z.string(),
+        filter: z.object({ status: z.string().optional() }).passthrough().optional(),
+        tags: z.array(z.string()).optional(),
+        limit: z.union([z.number(), z.string()]).optional(),
+      }),
       execute: async () => ({ real: true }),
     }),
   };
@@ -23,7 +28,12 @@ function callsThenDone(...calls: { name: string; input: unknown }[]): MockModelR
 
 async function run(stubs: readonly ToolStub[], script: MockModelReply[], turns = 1) {
   const t = tools();
-  const session = createSession({ agent: aiSdkAgent({ model: mockModel(script.concat(Array(turns * 2).fill("done"))), tools: t }), tools: t, stubs, unusedRules: "ignore" });
+  const session = createSession({
+    agent: aiSdkAgent({ model: mockModel(script.concat(Array(turns * 2).fill("done"))), tools: t }),
+    tools: t,
+    stubs,
+    unusedRules: "ignore",
+  });
   for (let i = 0; i < turns; i++) await session.send(`turn ${i}`);
   return session;
 }
@@ -31,11 +41,19 @@ async function run(stubs: readonly ToolStub[], script: MockModelReply[], turns =
 const outputs = (session: { toolCalls: readonly { output?: unknown }[] }) => session.toolCalls.map((call) => call.output);
 
 describe("first match wins", () => {
-  const milk: ToolStub = { id: "milk", tool: "complete_task", match: { task_id: { const: "milk" } }, outcome: { response: { success: true } } };
+  const milk: ToolStub = {
+    id: "milk",
+    tool: "complete_task",
+    match: { task_id: { const: "milk" } },
+    outcome: { response: { success: true } },
+  };
   const other: ToolStub = { id: "other-tasks", tool: "complete_task", outcome: { response: { success: false } } };
 
   test("specific rule before the fallback", async () => {
-    const session = await run([milk, other], callsThenDone({ name: "complete_task", input: { task_id: "milk" } }, { name: "complete_task", input: { task_id: "dog" } }));
+    const session = await run(
+      [milk, other],
+      callsThenDone({ name: "complete_task", input: { task_id: "milk" } }, { name: "complete_task", input: { task_id: "dog" } }),
+    );
     expect(outputs(session)).toEqual([{ success: true }, { success: false }]);
     expect(session.toolCalls.map((call) => call.answeredBy)).toEqual([
       { kind: "stub", ruleId: "milk", outcomeIndex: 0 },
@@ -44,7 +62,10 @@ describe("first match wins", () => {
   });
 
   test("reversed, the unconditional rule wins every time", async () => {
-    const session = await run([other, milk], callsThenDone({ name: "complete_task", input: { task_id: "milk" } }, { name: "complete_task", input: { task_id: "dog" } }));
+    const session = await run(
+      [other, milk],
+      callsThenDone({ name: "complete_task", input: { task_id: "milk" } }, { name: "complete_task", input: { task_id: "dog" } }),
+    );
     expect(outputs(session)).toEqual([{ success: false }, { success: false }]);
     expect(session.unusedRuleIds()).toEqual(["milk"]);
   });
@@ -69,8 +90,19 @@ describe("sequences", () => {
 
   test("parallel calls consume entries in arrival order", async () => {
     const rule: ToolStub = { id: "s", tool: "get_status", outcomes: [{ response: 1 }, { response: 2 }, { response: 3 }] };
-    const session = await run([rule], callsThenDone({ name: "get_status", input: { job: "a" } }, { name: "get_status", input: { job: "b" } }, { name: "get_status", input: { job: "c" } }));
-    expect(session.toolCalls.map((call) => [(call.input as { job: string }).job, call.output])).toEqual([["a", 1], ["b", 2], ["c", 3]]);
+    const session = await run(
+      [rule],
+      callsThenDone(
+        { name: "get_status", input: { job: "a" } },
+        { name: "get_status", input: { job: "b" } },
+        { name: "get_status", input: { job: "c" } },
+      ),
+    );
+    expect(session.toolCalls.map((call) => [(call.input as { job: string }).job, call.output])).toEqual([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
   });
 
   test("only the selected rule advances, and an exhausted rule never hands over to a later one", async () => {
@@ -107,7 +139,11 @@ describe("match constraints", () => {
   const search = (input: unknown) => ({ name: "search_tasks", input });
 
   test.each([
-    ["all listed properties fit, extra ones allowed", { query: "buy MILK", filter: { status: "open", owner: "me" }, tags: ["home", "urgent"], limit: 3 }, true],
+    [
+      "all listed properties fit, extra ones allowed",
+      { query: "buy MILK", filter: { status: "open", owner: "me" }, tags: ["home", "urgent"], limit: 3 },
+      true,
+    ],
     ["a listed property is missing", { query: "buy milk", filter: { status: "open" } }, false],
     ["a required nested property is missing", { query: "milk", filter: {}, tags: ["urgent"] }, false],
     ["the pattern does not match", { query: "buy milkshake", filter: { status: "open" }, tags: ["urgent"] }, false],
@@ -118,13 +154,26 @@ describe("match constraints", () => {
   });
 
   test("nested properties are optional unless required", async () => {
-    const rule: ToolStub = { id: "r", tool: "search_tasks", match: { filter: { type: "object", properties: { status: { const: "open" } } } }, outcome: { response: "stub" } };
-    const session = await run([rule], callsThenDone(search({ query: "q", filter: {} }), search({ query: "q", filter: { status: "done" } })));
+    const rule: ToolStub = {
+      id: "r",
+      tool: "search_tasks",
+      match: { filter: { type: "object", properties: { status: { const: "open" } } } },
+      outcome: { response: "stub" },
+    };
+    const session = await run(
+      [rule],
+      callsThenDone(search({ query: "q", filter: {} }), search({ query: "q", filter: { status: "done" } })),
+    );
     expect(outputs(session)).toEqual(["stub", { real: true }]);
   });
 
-  test("no coercion: the string \"5\" is not the number 5", async () => {
-    const rule: ToolStub = { id: "r", tool: "search_tasks", match: { limit: { type: "number", minimum: 5 } }, outcome: { response: "stub" } };
+  test('no coercion: the string "5" is not the number 5', async () => {
+    const rule: ToolStub = {
+      id: "r",
+      tool: "search_tasks",
+      match: { limit: { type: "number", minimum: 5 } },
+      outcome: { response: "stub" },
+    };
     const session = await run([rule], callsThenDone(search({ query: "q", limit: "5" }), search({ query: "q", limit: 5 })));
     expect(outputs(session)).toEqual([{ real: true }, "stub"]);
     expect(session.toolCalls[0]?.input).toEqual({ query: "q", limit: "5" });
@@ -134,10 +183,21 @@ describe("match constraints", () => {
     const rule: ToolStub = {
       id: "r",
       tool: "search_tasks",
-      match: { query: { anyOf: [{ const: "a" }, { const: "b" }], not: { const: "b" } }, limit: { if: { minimum: 10 }, then: { maximum: 20 }, else: { const: 1 } } },
+      match: {
+        query: { anyOf: [{ const: "a" }, { const: "b" }], not: { const: "b" } },
+        limit: { if: { minimum: 10 }, then: { maximum: 20 }, else: { const: 1 } },
+      },
       outcome: { response: "stub" },
     };
-    const session = await run([rule], callsThenDone(search({ query: "a", limit: 15 }), search({ query: "a", limit: 25 }), search({ query: "b", limit: 1 }), search({ query: "a", limit: 1 })));
+    const session = await run(
+      [rule],
+      callsThenDone(
+        search({ query: "a", limit: 15 }),
+        search({ query: "a", limit: 25 }),
+        search({ query: "b", limit: 1 }),
+        search({ query: "a", limit: 1 }),
+      ),
+    );
     expect(outputs(session)).toEqual(["stub", { real: true }, { real: true }, "stub"]);
   });
 
@@ -176,7 +236,10 @@ describe("subagent paths", () => {
         inputSchema: z.object({ question: z.string() }),
         execute: async ({ question }) => {
           const sub = await generateText({
-            model: mockModel([{ toolCalls: [{ name: "list_tasks" }] }, ({ toolResults }) => `research: ${JSON.stringify(toolResults[0]?.output)}`]),
+            model: mockModel([
+              { toolCalls: [{ name: "list_tasks" }] },
+              ({ toolResults }) => `research: ${JSON.stringify(toolResults[0]?.output)}`,
+            ]),
             tools: researcherTools,
             prompt: question,
             stopWhen: stepCountIs(3),
@@ -186,7 +249,13 @@ describe("subagent paths", () => {
       }),
     };
     const model = mockModel([{ toolCalls: [{ name: "list_tasks" }, { name: "researcher", input: { question: "what?" } }] }, "done"]);
-    return createSession({ agent: aiSdkAgent({ model, tools: rootTools }), tools: rootTools, subagents: { researcher: researcherTools }, stubs, unusedRules: "ignore" });
+    return createSession({
+      agent: aiSdkAgent({ model, tools: rootTools }),
+      tools: rootTools,
+      subagents: { researcher: researcherTools },
+      stubs,
+      unusedRules: "ignore",
+    });
   }
 
   test("a qualified rule replaces only the subagent's tool; a root rule never matches it", async () => {

@@ -36,7 +36,11 @@ describe("refused schema keywords name the rule and the JSON pointer", () => {
     ["object in const", { filter: { const: { status: "open" } } }, "/match/filter/const"],
     ["array in const", { tags: { const: ["a"] } }, "/match/tags/const"],
     ["object in enum", { filter: { enum: ["x", { status: "open" }] } }, "/match/filter/enum/1"],
-    ["nested refused keyword", { filter: { anyOf: [{ properties: { status: { format: "date" } } }] } }, "/match/filter/anyOf/0/properties/status/format"],
+    [
+      "nested refused keyword",
+      { filter: { anyOf: [{ properties: { status: { format: "date" } } }] } },
+      "/match/filter/anyOf/0/properties/status/format",
+    ],
     ["inherited name in properties", { filter: { properties: { constructor: { const: 1 } } } }, "/match/filter/properties/constructor"],
     ["inherited name in required", { filter: { required: ["toString"] } }, "/match/filter/required/0"],
     ["inherited name at the top", { toString: { const: "x" } }, "/match/toString"],
@@ -72,8 +76,18 @@ describe("rule shape", () => {
     ["neither", { id: "r", tool: "list_tasks" }, "", "neither"],
     ["empty outcomes", { id: "r", tool: "list_tasks", outcomes: [] }, "/outcomes", "non-empty"],
     ["outcome with both", { id: "r", tool: "list_tasks", outcome: { response: 1, throw: { message: "x" } } }, "/outcome", "exactly one"],
-    ["throw without message", { id: "r", tool: "list_tasks", outcomes: [{ response: 1 }, { throw: { name: "E" } }] }, "/outcomes/1/throw", "message"],
-    ["non-JSON response", { id: "r", tool: "list_tasks", outcome: { response: { when: new Date(0) } } }, "/outcome/response/when", "plain JSON"],
+    [
+      "throw without message",
+      { id: "r", tool: "list_tasks", outcomes: [{ response: 1 }, { throw: { name: "E" } }] },
+      "/outcomes/1/throw",
+      "message",
+    ],
+    [
+      "non-JSON response",
+      { id: "r", tool: "list_tasks", outcome: { response: { when: new Date(0) } } },
+      "/outcome/response/when",
+      "plain JSON",
+    ],
     ["unknown field", { id: "r", tool: "list_tasks", outcome: { response: 1 }, delay: 5 }, "/delay", "unknown field"],
   ])("%s", (_name, stub, pointer, words) => {
     const error = setupError([stub]);
@@ -116,7 +130,9 @@ describe("rule shape", () => {
   test("a failed setup leaves no tool patched", () => {
     const { tools } = createTaskService();
     const original = tools.list_tasks.execute;
-    expect(() => createSession({ agent: () => "", tools, stubs: [{ id: "r", tool: "nope", outcome: { response: 1 } }] })).toThrow(StubConfigError);
+    expect(() => createSession({ agent: () => "", tools, stubs: [{ id: "r", tool: "nope", outcome: { response: 1 } }] })).toThrow(
+      StubConfigError,
+    );
     expect(tools.list_tasks.execute).toBe(original);
   });
 });
@@ -148,8 +164,12 @@ describe("limits", () => {
 
 describe("clear errors for what newcomers write", () => {
   test("a whole JSON Schema in `match` says that match is per property", () => {
-    const error = setupError([{ id: "r", tool: "list_tasks", match: { type: "object", properties: { status: { const: "open" } } }, outcome: { response: 1 } }]);
-    expect(error.message).toContain('stub rule "r" at /match: `match` lists constraints per input property, but this looks like a whole JSON Schema');
+    const error = setupError([
+      { id: "r", tool: "list_tasks", match: { type: "object", properties: { status: { const: "open" } } }, outcome: { response: 1 } },
+    ]);
+    expect(error.message).toContain(
+      'stub rule "r" at /match: `match` lists constraints per input property, but this looks like a whole JSON Schema',
+    );
     expect(error.message).toContain('Fix: write the properties themselves: `match: {"status":{"const":"open"}}`');
   });
 
@@ -168,13 +188,18 @@ describe("clear errors for what newcomers write", () => {
   });
 
   test("a throwing getter in a response is a StubConfigError naming the place", () => {
-    const response = Object.defineProperty({}, "secret", { enumerable: true, get: () => { throw new Error("vault locked"); } });
+    const response = Object.defineProperty({}, "secret", {
+      enumerable: true,
+      get: () => {
+        throw new Error("vault locked");
+      },
+    });
     const error = setupError([{ id: "r", tool: "list_tasks", outcome: { response } }]);
     expect(error).toBeInstanceOf(StubConfigError);
     expect(error.message).toContain("at /outcome/response/secret: reading this property threw: vault locked.");
   });
 
-  test("a missing value says undefined once (it said \"undefined undefined\")", () => {
+  test('a missing value says undefined once (it said "undefined undefined")', () => {
     const error = setupError([{ id: "r", tool: undefined, outcome: { response: 1 } }]);
     expect(error.message).toContain("got undefined.");
     expect(error.message).not.toContain("undefined undefined");

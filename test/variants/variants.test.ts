@@ -7,7 +7,8 @@ import { startLlmServer, type LlmServer } from "tooltrace/msw";
 /** A model that, like a real one, sometimes searches first: which way it goes depends on the run's seed. */
 const model = mockModel((request: MockModelRequest, { random }: MockModelVariant) => {
   if (request.toolResults.length === 0) return { toolCalls: [{ name: random() < 0.5 ? "search" : "lookup", input: { id: "A17" } }] };
-  if (request.toolResults.length === 1 && request.toolResults[0]?.name === "search") return { toolCalls: [{ name: "lookup", input: { id: "A17" } }] };
+  if (request.toolResults.length === 1 && request.toolResults[0]?.name === "search")
+    return { toolCalls: [{ name: "lookup", input: { id: "A17" } }] };
   return "Order A17 is delivered.";
 });
 
@@ -17,7 +18,11 @@ const tools = {
 };
 
 const run = ({ seed }: { seed: number }) =>
-  createSession({ seed, tools, agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text }).send("Where is A17?");
+  createSession({
+    seed,
+    tools,
+    agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(4) })).text,
+  }).send("Where is A17?");
 
 describe("variants: one eval, N seeds", () => {
   test("the seed reaches the mock model; the report lists the distinct paths; the same seeds give the same runs", async () => {
@@ -85,6 +90,8 @@ describe("variants: the seed draws the HTTP mocks' latency", () => {
 
   test("a latency range is checked like any mock field", () => {
     const bad = { id: "slow", url: "/x", outcome: { delayMs: { min: 50, max: 10 } } } as const;
-    expect(() => createSession({ tools: {}, agent: () => "", http: [bad] })).toThrow(/`delayMs` must be a number of milliseconds from 0 to 60000, or a range \{ min, max \} within it/);
+    expect(() => createSession({ tools: {}, agent: () => "", http: [bad] })).toThrow(
+      /`delayMs` must be a number of milliseconds from 0 to 60000, or a range \{ min, max \} within it/,
+    );
   });
 });

@@ -21,7 +21,11 @@ describe("model calls over the wire are attributed to the turn that made them", 
     const session = createSession({
       agent: async (message) => {
         const first = await client.chat.completions.create({ model: `model-${name}`, messages: [{ role: "user", content: message }] });
-        const second = await client.chat.completions.create({ model: `model-${name}`, messages: [{ role: "user", content: message }], stream: true });
+        const second = await client.chat.completions.create({
+          model: `model-${name}`,
+          messages: [{ role: "user", content: message }],
+          stream: true,
+        });
         let streamed = "";
         for await (const chunk of second) streamed += chunk.choices[0]?.delta.content ?? "";
         return `${first.choices[0]?.message.content} / ${streamed}`;

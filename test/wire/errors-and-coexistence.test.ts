@@ -14,7 +14,14 @@ import { unhandled as unhandledPolicy } from "../fixtures/versions.js";
 const userServer = setupServer(http.get("https://api.example.com/weather", () => HttpResponse.json({ temp: 21 })));
 const unhandled: string[] = [];
 // msw 2 passes the request, msw 3 a frame holding it.
-beforeAll(() => userServer.listen(unhandledPolicy((arg: Request | { frame: { data: { request: Request } } }) => void unhandled.push(arg instanceof Request ? arg.url : arg.frame.data.request.url)) as never));
+beforeAll(() =>
+  userServer.listen(
+    unhandledPolicy(
+      (arg: Request | { frame: { data: { request: Request } } }) =>
+        void unhandled.push(arg instanceof Request ? arg.url : arg.frame.data.request.url),
+    ) as never,
+  ),
+);
 afterEach(() => {
   userServer.resetHandlers();
   unhandled.length = 0;
@@ -36,7 +43,11 @@ describe("beside the user's own MSW server", () => {
   test("startLlmServer({ server }) joins the user's server; each request is answered once; close() lets requests fall through", async () => {
     const llm = startLlmServer({ respond: "from the llm server", server: userServer });
     const client = new Anthropic({ apiKey: "sk-ant-test", maxRetries: 0 });
-    const message = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
+    const message = await client.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(message.content).toEqual([{ type: "text", text: "from the llm server" }]);
     expect(llm.calls).toHaveLength(1);
     expect(llm.responder.calls).toBe(1);
@@ -52,7 +63,11 @@ describe("beside the user's own MSW server", () => {
     let weatherServed = 0;
     userServer.use(http.get("https://api.example.com/weather", () => ((weatherServed += 1), HttpResponse.json({ temp: 21 }))));
     const llm = startLlmServer({ server: userServer });
-    const get = (url: string) => fetch(url).then(async (response) => `${response.status} ${await response.text()}`, (error: Error) => `refused ${error.name}`);
+    const get = (url: string) =>
+      fetch(url).then(
+        async (response) => `${response.status} ${await response.text()}`,
+        (error: Error) => `refused ${error.name}`,
+      );
     const session = createSession({
       tools: {},
       http: [{ id: "forecast", url: "https://api.example.com/forecast", outcome: { json: { rain: false } } }],
@@ -69,10 +84,16 @@ describe("beside the user's own MSW server", () => {
     await fetch("https://api.example.com/unmocked").catch(() => undefined);
     expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
 
-    const strict = createSession({ tools: {}, strict: true, agent: async () => [await get("https://api.example.com/weather"), await get("https://api.example.com/elsewhere")].join(" | ") });
+    const strict = createSession({
+      tools: {},
+      strict: true,
+      agent: async () => [await get("https://api.example.com/weather"), await get("https://api.example.com/elsewhere")].join(" | "),
+    });
     const strictTurn = await strict.send("weather?");
     expect(strictTurn.text).toBe('200 {"temp":21} | refused TypeError');
-    expect(strict.takeViolations()).toEqual([expect.stringContaining("strict mode: GET https://api.example.com/elsewhere would have gone out to the network")]);
+    expect(strict.takeViolations()).toEqual([
+      expect.stringContaining("strict mode: GET https://api.example.com/elsewhere would have gone out to the network"),
+    ]);
     expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
     llm.close();
   });
@@ -85,8 +106,16 @@ describe("beside the user's own MSW server", () => {
       http.get(`${upstream.url}/maybe`, () => undefined),
     );
     const llm = startLlmServer({ server: userServer });
-    const get = (url: string) => fetch(url).then((response) => response.text(), (error: Error) => `refused ${error.name}`);
-    const session = createSession({ tools: {}, strict: true, agent: async () => [await get(`${upstream.url}/pass`), await get(`${upstream.url}/maybe`)].join(" | ") });
+    const get = (url: string) =>
+      fetch(url).then(
+        (response) => response.text(),
+        (error: Error) => `refused ${error.name}`,
+      );
+    const session = createSession({
+      tools: {},
+      strict: true,
+      agent: async () => [await get(`${upstream.url}/pass`), await get(`${upstream.url}/maybe`)].join(" | "),
+    });
     const turn = await session.send("go");
     expect(turn.text).toBe("refused TypeError | refused TypeError");
     expect(reached).toBe(0);
@@ -113,12 +142,20 @@ describe("beside the user's own MSW server", () => {
 
 describe("base URLs", () => {
   test("a gateway base URL and an Azure-style deployment path", async () => {
-    const wire = llmWire({ respond: ({ lastUserMessage }) => `echo ${lastUserMessage}`, baseUrls: ["http://127.0.0.1:4010/llm-gateway", "https://acme.openai.azure.com/openai/deployments/*"] });
+    const wire = llmWire({
+      respond: ({ lastUserMessage }) => `echo ${lastUserMessage}`,
+      baseUrls: ["http://127.0.0.1:4010/llm-gateway", "https://acme.openai.azure.com/openai/deployments/*"],
+    });
     userServer.use(...wire.handlers);
     const gatewayOpenai = new OpenAI({ apiKey: "k", baseURL: "http://127.0.0.1:4010/llm-gateway", maxRetries: 0 });
-    expect((await gatewayOpenai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "one" }] })).choices[0]?.message.content).toBe("echo one");
+    expect(
+      (await gatewayOpenai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "one" }] })).choices[0]?.message
+        .content,
+    ).toBe("echo one");
     const gatewayAnthropic = new Anthropic({ apiKey: "k", baseURL: "http://127.0.0.1:4010/llm-gateway", maxRetries: 0 });
-    expect((await gatewayAnthropic.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "two" }] })).content).toEqual([{ type: "text", text: "echo two" }]);
+    expect(
+      (await gatewayAnthropic.messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "two" }] })).content,
+    ).toEqual([{ type: "text", text: "echo two" }]);
     const azure = createOpenAI({ apiKey: "k", baseURL: "https://acme.openai.azure.com/openai/deployments/my-gpt" });
     const result = await generateText({ model: azure.chat("my-gpt"), prompt: "three" });
     expect(result.text).toBe("echo three");
@@ -135,7 +172,11 @@ describe("derived tool-call ids", () => {
       tools: [{ type: "function", function: { name: "list_tasks", parameters: { type: "object" } } }],
       messages: [
         { role: "user", content: "list" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "list_tasks", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "list_tasks", arguments: "{}" } }],
+        },
         { role: "user", content: "never mind, list again" },
       ],
     });
@@ -143,7 +184,10 @@ describe("derived tool-call ids", () => {
   });
 
   test("never repeat an id the script gave explicitly earlier (call_2 twice before)", async () => {
-    userServer.use(...llmWire({ respond: [{ toolCalls: [{ name: "list_tasks", id: "call_2" }] }, { toolCalls: [{ name: "list_tasks" }] }, "done"] }).handlers);
+    userServer.use(
+      ...llmWire({ respond: [{ toolCalls: [{ name: "list_tasks", id: "call_2" }] }, { toolCalls: [{ name: "list_tasks" }] }, "done"] })
+        .handlers,
+    );
     const client = new OpenAI({ apiKey: "k", maxRetries: 0 });
     const tools = [{ type: "function" as const, function: { name: "list_tasks", parameters: { type: "object" } } }];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "list" }];
@@ -164,14 +208,23 @@ describe("errors in the provider's own shape", () => {
   test("an unknown model is the provider's 404, which the SDKs raise as NotFoundError", async () => {
     userServer.use(...llmWire({ models: ["gpt-4o", "claude-sonnet-4-5"] }).handlers);
     const openai = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
-    const openaiError = await openai.chat.completions.create({ model: "gpt-9", messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    const openaiError = await openai.chat.completions
+      .create({ model: "gpt-9", messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
     expect(openaiError).toBeInstanceOf(OpenAI.NotFoundError);
     expect((openaiError as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("model_not_found");
     const anthropic = new Anthropic({ apiKey: "k", maxRetries: 0 });
-    const anthropicError = await anthropic.messages.create({ model: "claude-9", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).catch((error: unknown) => error);
+    const anthropicError = await anthropic.messages
+      .create({ model: "claude-9", max_tokens: 5, messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
     expect(anthropicError).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((anthropicError as InstanceType<typeof Anthropic.NotFoundError>).error).toEqual({ type: "error", error: { type: "not_found_error", message: "model: claude-9" } });
-    expect((await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] })).choices[0]?.message.content).toBe("Mock response");
+    expect((anthropicError as InstanceType<typeof Anthropic.NotFoundError>).error).toEqual({
+      type: "error",
+      error: { type: "not_found_error", message: "model: claude-9" },
+    });
+    expect(
+      (await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] })).choices[0]?.message.content,
+    ).toBe("Mock response");
   });
 
   test("malformed JSON is a 400 invalid_request_error", async () => {
@@ -179,13 +232,23 @@ describe("errors in the provider's own shape", () => {
     const openaiResponse = await fetch("https://api.openai.com/v1/responses", { method: "POST", body: "{not json" });
     expect(openaiResponse.status).toBe(400);
     expect(await openaiResponse.json()).toMatchObject({ error: { type: "invalid_request_error" } });
-    const anthropicResponse = await fetch("https://api.anthropic.com/v1/messages", { method: "POST", body: JSON.stringify({ model: "m", messages: "nope" }) });
+    const anthropicResponse = await fetch("https://api.anthropic.com/v1/messages", {
+      method: "POST",
+      body: JSON.stringify({ model: "m", messages: "nope" }),
+    });
     expect(anthropicResponse.status).toBe(400);
-    expect(await anthropicResponse.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: "messages: Field required" } });
+    expect(await anthropicResponse.json()).toEqual({
+      type: "error",
+      error: { type: "invalid_request_error", message: "messages: Field required" },
+    });
   });
 
   test("a responder that throws is a 422 in the provider's shape, not retried, and fails the test through the session", async () => {
-    const wire = llmWire({ respond: () => { throw new Error("responder exploded"); } });
+    const wire = llmWire({
+      respond: () => {
+        throw new Error("responder exploded");
+      },
+    });
     userServer.use(...wire.handlers);
     // The SDK's default retries stay on: `x-should-retry: false` must stop them.
     const client = new OpenAI({ apiKey: "sk-test" });
@@ -214,8 +277,16 @@ describe("errors in the provider's own shape", () => {
     userServer.use(...wire.handlers);
     const client = new Anthropic({ apiKey: "k", maxRetries: 0 });
     const error = await client.messages
-      .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }], tools: [{ name: "list_tasks", input_schema: { type: "object" } }] })
-      .then(() => undefined, (e: unknown) => e as InstanceType<typeof Anthropic.UnprocessableEntityError>);
+      .create({
+        model: "m",
+        max_tokens: 5,
+        messages: [{ role: "user", content: "x" }],
+        tools: [{ name: "list_tasks", input_schema: { type: "object" } }],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e as InstanceType<typeof Anthropic.UnprocessableEntityError>,
+      );
     expect(error).toBeInstanceOf(Anthropic.UnprocessableEntityError);
     if (!error) return;
     expect(error.status).toBe(422);

@@ -13,7 +13,8 @@ beforeAll(() => {
     respond: (request) => {
       seen.push(request);
       const last = request.messages.at(-1);
-      if (last?.role === "user") return { text: "Checking.", toolCalls: [{ name: "list_tasks" }, { name: "complete_task", input: { task_id: "real-1" } }] };
+      if (last?.role === "user")
+        return { text: "Checking.", toolCalls: [{ name: "list_tasks" }, { name: "complete_task", input: { task_id: "real-1" } }] };
       return `results: ${last?.toolResults?.map((result) => `${result.name}=${JSON.stringify(result.output)}`).join(" ")}`;
     },
   });
@@ -32,12 +33,17 @@ describe.each(agents)("the request view decoded from %s", (_name, make) => {
     const tools = plainTaskTools();
     const session = createSession({ agent: make(tools), tools: tools.tools });
     const turn = await session.send("Tidy up my tasks");
-    expect(turn.text).toBe('results: list_tasks={"tasks":[{"id":"real-1","title":"Real task from the database"}]} complete_task={"success":true}');
+    expect(turn.text).toBe(
+      'results: list_tasks={"tasks":[{"id":"real-1","title":"Real task from the database"}]} complete_task={"success":true}',
+    );
     const second = seen[1]!;
     const [user, assistant, tool] = second.messages.slice(-3);
     expect([user?.role, assistant?.role, tool?.role]).toEqual(["user", "assistant", "tool"]);
     expect(tool?.toolResults).toHaveLength(2);
-    expect(assistant).toMatchObject({ text: "Checking.", toolCalls: [{ name: "list_tasks" }, { name: "complete_task", input: { task_id: "real-1" } }] });
+    expect(assistant).toMatchObject({
+      text: "Checking.",
+      toolCalls: [{ name: "list_tasks" }, { name: "complete_task", input: { task_id: "real-1" } }],
+    });
     expect(second.toolResults.map((result) => [result.name, result.isError])).toEqual([
       ["list_tasks", false],
       ["complete_task", false],

@@ -23,8 +23,6 @@ const anthropicClient = () => new Anthropic({ apiKey: "sk-ant-test", maxRetries:
 const aiOpenai = createOpenAI({ apiKey: "sk-test" });
 const aiAnthropic = createAnthropic({ apiKey: "sk-ant-test" });
 
-
-
 const cases: [string, Setup][] = [
   ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],
   ["openai SDK, chat completions, streaming", raw((t) => opaque(openaiChatAgent(openaiClient(), t, true)), "openai.chat")],
@@ -50,6 +48,9 @@ describe.each(cases)("the tasks example over the wire: %s", (_name, setup) => {
     expect(first.modelCalls[0]?.request).toMatchObject({ lastUserMessage: "What tasks do I have?", userMessageCount: 1 });
     expect(first.usage.totalTokens).toBe(first.modelCalls.reduce((sum, call) => sum + call.usage.totalTokens, 0));
     expect(second.modelCalls).toHaveLength(3);
-    expect(second.modelCalls[0]?.request).toMatchObject({ userMessageCount: 2, lastUserMessage: "Complete Buy milk, then list my remaining tasks." });
+    expect(second.modelCalls[0]?.request).toMatchObject({
+      userMessageCount: 2,
+      lastUserMessage: "Complete Buy milk, then list my remaining tasks.",
+    });
   });
 });

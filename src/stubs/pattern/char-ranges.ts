@@ -5,11 +5,31 @@ export const MAX_CODE_POINT = 0x10ffff;
 export const ANY: Ranges = [[0, MAX_CODE_POINT]];
 
 /** JavaScript's `\s`: what `/\s/u` matches. */
-export const JS_WHITESPACE: Ranges = [[9, 13], [32, 32], [160, 160], [5760, 5760], [8192, 8202], [8232, 8233], [8239, 8239], [8287, 8287], [12288, 12288], [65279, 65279]];
+export const JS_WHITESPACE: Ranges = [
+  [9, 13],
+  [32, 32],
+  [160, 160],
+  [5760, 5760],
+  [8192, 8202],
+  [8232, 8233],
+  [8239, 8239],
+  [8287, 8287],
+  [12288, 12288],
+  [65279, 65279],
+];
 export const DIGITS: Ranges = [[48, 57]];
-export const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]];
+export const WORD: Ranges = [
+  [48, 57],
+  [65, 90],
+  [95, 95],
+  [97, 122],
+];
 /** What `.` matches without the `s` flag: everything but line terminators. */
-export const NOT_LINE_TERMINATOR: Ranges = complement([[10, 10], [13, 13], [8232, 8233]]);
+export const NOT_LINE_TERMINATOR: Ranges = complement([
+  [10, 10],
+  [13, 13],
+  [8232, 8233],
+]);
 
 /** Sorts and merges ranges. */
 export function normalize(ranges: Ranges): Ranges {

@@ -53,7 +53,10 @@ function compile(pattern: string): CompiledPattern {
   try {
     ast = parsePattern(pattern);
   } catch (error) {
-    throw new PatternRefused(`invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message.split("\n")[0]}.`, "patterns are JavaScript regular expressions with the `u` flag; escape backslashes in JSON (`\\\\b`).");
+    throw new PatternRefused(
+      `invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message.split("\n")[0]}.`,
+      "patterns are JavaScript regular expressions with the `u` flag; escape backslashes in JSON (`\\\\b`).",
+    );
   }
   const prefix = literalPrefix(ast);
   if (isLinearSafe(ast)) {
@@ -69,12 +72,21 @@ function compile(pattern: string): CompiledPattern {
     re2 = re2js().RE2JS.compile(toRe2(ast));
   } catch (error) {
     if (error instanceof UnsupportedPatternFeature) {
-      throw new PatternRefused(`${JSON.stringify(pattern)} uses ${error.feature}, which cannot be matched in linear time, so one input could block the test worker.`, `${error.fix}.`);
+      throw new PatternRefused(
+        `${JSON.stringify(pattern)} uses ${error.feature}, which cannot be matched in linear time, so one input could block the test worker.`,
+        `${error.fix}.`,
+      );
     }
-    throw new PatternRefused(`${JSON.stringify(pattern)} cannot be matched in linear time: ${(error as Error).message}.`, "simplify the expression (RE2 syntax: no repeat count above 1000).");
+    throw new PatternRefused(
+      `${JSON.stringify(pattern)} cannot be matched in linear time: ${(error as Error).message}.`,
+      "simplify the expression (RE2 syntax: no repeat count above 1000).",
+    );
   }
   if (re2.programSize() > MAX_PROGRAM_SIZE) {
-    throw new PatternRefused(`${JSON.stringify(pattern)} is too large to match in linear time (RE2 program size ${re2.programSize()}, at most ${MAX_PROGRAM_SIZE}).`, "use smaller repeat counts, or split the constraint into several.");
+    throw new PatternRefused(
+      `${JSON.stringify(pattern)} is too large to match in linear time (RE2 program size ${re2.programSize()}, at most ${MAX_PROGRAM_SIZE}).`,
+      "use smaller repeat counts, or split the constraint into several.",
+    );
   }
   const engine = re2;
   return { test: (input) => engine.test(input), toString: () => `re2:${pattern}`, engine: "re2", prefix };

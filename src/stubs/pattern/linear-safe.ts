@@ -4,7 +4,9 @@ import type { AnyPatternNode, PatternNode } from "./parse-pattern.js";
 /** The widest an unanchored pattern with only bounded quantifiers may be and still run natively. */
 const MAX_UNANCHORED_WIDTH = 64;
 
-type Item = { readonly kind: "anchor"; readonly anchor: string } | { readonly kind: "char"; readonly first: Ranges; readonly min: number; readonly max: number };
+type Item =
+  | { readonly kind: "anchor"; readonly anchor: string }
+  | { readonly kind: "char"; readonly first: Ranges; readonly min: number; readonly max: number };
 
 /**
  * True when V8 can match `pattern` in linear time, proved from its shape, so the native `RegExp` may run it.
@@ -45,7 +47,12 @@ function item(node: AnyPatternNode): Item | undefined {
     const body = node.body.length === 1 ? charSet(node.body[0]) : undefined;
     return body ? { kind: "char", first: body, min: node.min, max: node.max ?? Number.POSITIVE_INFINITY } : undefined;
   }
-  if (node.type === "group" && (node.behavior === "ignore" || node.behavior === "normal") && !("modifierFlags" in node && node.modifierFlags)) return literalChoice(node.body);
+  if (
+    node.type === "group" &&
+    (node.behavior === "ignore" || node.behavior === "normal") &&
+    !("modifierFlags" in node && node.modifierFlags)
+  )
+    return literalChoice(node.body);
   return undefined;
 }
 

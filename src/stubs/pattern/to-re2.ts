@@ -44,11 +44,25 @@ export function toRe2(node: AnyPatternNode, flags: Flags = { dotAll: false }): s
       return node.kind === "start" ? "^" : node.kind === "end" ? "$" : node.kind === "boundary" ? "\\b" : "\\B";
     case "quantifier": {
       const body = toRe2(node.body[0], flags);
-      const count = node.max === undefined ? (node.min === 0 ? "*" : node.min === 1 ? "+" : `{${node.min},}`) : node.min === 0 && node.max === 1 ? "?" : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
+      const count =
+        node.max === undefined
+          ? node.min === 0
+            ? "*"
+            : node.min === 1
+              ? "+"
+              : `{${node.min},}`
+          : node.min === 0 && node.max === 1
+            ? "?"
+            : node.min === node.max
+              ? `{${node.min}}`
+              : `{${node.min},${node.max}}`;
       return `${body}${count}${node.greedy ? "" : "?"}`;
     }
     case "reference":
-      throw new UnsupportedPatternFeature(`the backreference \`${node.raw}\``, "match the repeated text with its own expression, or split the rule");
+      throw new UnsupportedPatternFeature(
+        `the backreference \`${node.raw}\``,
+        "match the repeated text with its own expression, or split the rule",
+      );
     case "group":
       return group(node, flags);
   }
@@ -59,14 +73,17 @@ function group(node: Extract<AnyPatternNode, { type: "group" }>, flags: Flags): 
     const negative = node.behavior.startsWith("negative");
     throw new UnsupportedPatternFeature(
       `the ${negative ? "negative " : ""}${node.behavior.toLowerCase().includes("behind") ? "lookbehind" : "lookahead"} \`${node.raw.slice(0, 40)}\``,
-      negative ? "express the exclusion with `not: { pattern }` beside this constraint" : "list each required part as its own constraint in `allOf: [{ pattern }, { pattern }]`",
+      negative
+        ? "express the exclusion with `not: { pattern }` beside this constraint"
+        : "list each required part as its own constraint in `allOf: [{ pattern }, { pattern }]`",
     );
   }
   let inner = flags;
   let prefix = node.behavior === "normal" ? (node.name ? `(?P<${node.name.value}>` : "(") : "(?:";
   const modifiers = "modifierFlags" in node ? node.modifierFlags : undefined;
   if (modifiers) {
-    if ((modifiers.enabling + modifiers.disabling).includes("m")) throw new UnsupportedPatternFeature("the `m` modifier", "match line starts and ends with explicit alternatives such as `(?:^|\\n)`");
+    if ((modifiers.enabling + modifiers.disabling).includes("m"))
+      throw new UnsupportedPatternFeature("the `m` modifier", "match line starts and ends with explicit alternatives such as `(?:^|\\n)`");
     const re2Flags = `${modifiers.enabling.replace("s", "")}${modifiers.disabling.replace("s", "") ? `-${modifiers.disabling.replace("s", "")}` : ""}`;
     inner = { dotAll: modifiers.enabling.includes("s") ? true : modifiers.disabling.includes("s") ? false : flags.dotAll };
     prefix = re2Flags === "" ? "(?:" : `(?${re2Flags}:`;
@@ -106,6 +123,10 @@ function rangeText([from, to]: readonly [number, number]): string {
 }
 
 function literal(codePoint: number): string {
-  const isPlain = (codePoint >= 48 && codePoint <= 57) || (codePoint >= 65 && codePoint <= 90) || (codePoint >= 97 && codePoint <= 122) || codePoint === 95;
+  const isPlain =
+    (codePoint >= 48 && codePoint <= 57) ||
+    (codePoint >= 65 && codePoint <= 90) ||
+    (codePoint >= 97 && codePoint <= 122) ||
+    codePoint === 95;
   return isPlain ? String.fromCodePoint(codePoint) : `\\x{${codePoint.toString(16)}}`;
 }
