@@ -8,8 +8,8 @@ export const tooltraceAliases = [
   { find: /^tooltrace\/vitest$/, replacement: here("./src/vitest/index.ts") },
   { find: /^tooltrace\/matchers$/, replacement: here("./matchers/index.ts") },
   { find: /^tooltrace\/ai-sdk$/, replacement: here("./src/agents/ai-sdk.ts") },
-  { find: /^tooltrace\/msw$/, replacement: here("./src/wire/index.ts") },
-  { find: /^tooltrace\/wire$/, replacement: here("./src/wire/entry.ts") },
+  { find: /^tooltrace\/msw$/, replacement: here("./src/entries/msw.ts") },
+  { find: /^tooltrace\/wire$/, replacement: here("./src/entries/wire.ts") },
   { find: /^tooltrace\/agents-sdk$/, replacement: here("./src/agents/openai-agents.ts") },
   { find: /^tooltrace\/cli$/, replacement: here("./src/cli/index.ts") },
 ];

@@ -5,7 +5,7 @@ import OpenAI from "openai";
 import { serveOnLoopback } from "../src/catchers/loopback-server.js";
 import { startLlmServer } from "../src/catchers/msw-server.js";
 import { createSession, type MockModelRequest, type SessionOptions } from "../src/index.js";
-import { createLlmAnswer } from "../src/wire/answer.js";
+import { createLlmAnswer } from "../src/catchers/wire-answer.js";
 import { interleaved, median } from "./stats.js";
 
 const TURNS = 50;

@@ -1,8 +1,8 @@
 import { currentTurnContext } from "../src/catchers/turn-context.js";
 import { serveOnLoopback } from "../src/catchers/loopback-server.js";
 import { createSession, type MockModelRequest } from "../src/index.js";
-import { createAnswer, createLlmAnswer } from "../src/wire/answer.js";
-import { WireToolCalls } from "../src/wire/wire-tool-calls.js";
+import { createAnswer, createLlmAnswer } from "../src/catchers/wire-answer.js";
+import { WireToolCalls } from "../src/catchers/wire-tool-calls.js";
 import { interleaved, median } from "./stats.js";
 
 const CYCLES_PER_SAMPLE = 50;

@@ -5,7 +5,7 @@
  */
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
 export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./session/types.js";
-export type { SessionReport } from "./session/scope.js";
+export type { SessionReport } from "./lifecycle/scope.js";
 export type { ToolsInput } from "./catchers/bind-tools.js";
 export { inSubagent } from "./catchers/subagent.js";
 export { mcpTools, type McpToolEntry, type McpToolsOptions, type McpClientLike } from "./agents/mcp.js";
@@ -36,8 +36,8 @@ export type {
 export { TRACE_FORMAT_VERSION, turnToJson, type TurnJson } from "./trace/turn-json.js";
 export { toJsonValue } from "./trace/json-value.js";
 export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
-export type { Step, StepContext, Terminal, TerminalProgress } from "./chain/types.js";
-export { StubConfigError, TooltraceError } from "./errors.js";
+export type { Step, StepContext, Terminal, TerminalProgress } from "./pipeline/types.js";
+export { StubConfigError, TooltraceError } from "./base/errors.js";
 export { createResponder, type Responder } from "./model/index.js";
 export type {
   MockModelInput,
@@ -77,7 +77,7 @@ export type {
   CassetteModelEntry,
 } from "./cassettes/types.js";
 export type { Upstream } from "./wire/upstream.js";
-export { useStrict } from "./session/strict-default.js";
+export { useStrict } from "./lifecycle/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
-export { seededRandom } from "./variants/seeded-random.js";
+export { seededRandom } from "./base/seeded-random.js";
 export type { MockModelVariant } from "./model/types.js";

@@ -1,5 +1,5 @@
 import { Handoff, handoff, Runner, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
-import type { TurnContext } from "../chain/caught.js";
+import type { TurnContext } from "../pipeline/caught.js";
 import { currentTurnContext, runInTurnContext } from "../catchers/turn-context.js";
 import type { Agent } from "../session/types.js";
 import type { Mutable } from "../trace/records.js";

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { threadId } from "node:worker_threads";
 import { basename, dirname, join, resolve } from "node:path";
-import { StubConfigError } from "../errors.js";
-import { globalSingleton } from "../global-state.js";
-import { Redactor } from "./redact.js";
+import { StubConfigError } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
+import { Redactor } from "../secrets/redactor.js";
 import type { CassetteFile, CassetteHttpEntry, CassetteMode, CassetteModelEntry, CassetteOptions, CassetteToolEntry } from "./types.js";
 
 const VERSION = 1;

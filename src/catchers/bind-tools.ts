@@ -1,5 +1,5 @@
-import type { InteractionHost } from "../chain/caught.js";
-import { StubConfigError } from "../errors.js";
+import type { InteractionHost } from "../pipeline/caught.js";
+import { StubConfigError } from "../base/errors.js";
 import { agentsSdkHandoff, agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf } from "./classify-tool.js";
 import { qualify, samePath, splitPath } from "./subagent.js";

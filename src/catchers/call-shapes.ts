@@ -1,4 +1,4 @@
-import { isThenable } from "../chain/chain-call.js";
+import { isThenable } from "../pipeline/chain-call.js";
 import { parseMaybeJson } from "../model/request-view.js";
 
 /**

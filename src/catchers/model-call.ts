@@ -1,5 +1,5 @@
-import type { CaughtModelCall, TurnContext } from "../chain/caught.js";
-import type { Terminal } from "../chain/types.js";
+import type { CaughtModelCall, TurnContext } from "../pipeline/caught.js";
+import type { Terminal } from "../pipeline/types.js";
 import type { Responder } from "../model/responder.js";
 import type { ResolvedReply } from "../model/types.js";
 import { toTraceError } from "../trace/to-trace-error.js";

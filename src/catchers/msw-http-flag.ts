@@ -1,4 +1,4 @@
-import { globalSingleton } from "../global-state.js";
+import { globalSingleton } from "../base/global-state.js";
 
 const state = globalSingleton("httpCatcher", () => ({ added: false, own: 0, joined: 0 }));
 

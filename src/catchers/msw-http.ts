@@ -1,8 +1,8 @@
 import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from "msw";
-import type { Terminal } from "../chain/types.js";
+import type { Terminal } from "../pipeline/types.js";
 import { parseMaybeJson } from "../model/request-view.js";
-import type { HttpRequestView } from "../steps/http-mock-step.js";
-import { globalSingleton } from "../global-state.js";
+import type { HttpRequestView } from "../pipeline/steps/http-mock-step.js";
+import { globalSingleton } from "../base/global-state.js";
 import { markHttpCaught } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 

@@ -1,7 +1,7 @@
 import { http, matchRequestUrl, type HttpHandler } from "msw";
 import { DEFAULT_BASE_URLS, endpointsFor } from "../wire/base-urls.js";
 import { markTooltraceHandler } from "./msw-http.js";
-import { CODECS, createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../wire/answer.js";
+import { CODECS, createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire-answer.js";
 import type { WireApi } from "../wire/codec.js";
 
 /** Options of {@link llmWire}. */

@@ -1,9 +1,9 @@
 import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
-import { TooltraceError } from "../errors.js";
-import { globalSingleton } from "../global-state.js";
-import { currentScope } from "../session/scope.js";
+import { TooltraceError } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
+import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
 import { holdHttpCaught, mswIsListening } from "./msw-http-flag.js";
 import { installNetworkGuard } from "./network-guard.js";

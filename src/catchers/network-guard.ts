@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { globalSingleton } from "../global-state.js";
+import { globalSingleton } from "../base/global-state.js";
 import { mswIsListening } from "./msw-http-flag.js";
 import { currentTurnContext } from "./turn-context.js";
 

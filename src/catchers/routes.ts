@@ -1,5 +1,5 @@
-import type { TurnContext } from "../chain/caught.js";
-import { globalSingleton } from "../global-state.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import { globalSingleton } from "../base/global-state.js";
 
 /** The path segment that carries a session's route token: `http://127.0.0.1:PORT/tooltrace/<token>/v1/...`. */
 export const ROUTE_SEGMENT = "tooltrace";

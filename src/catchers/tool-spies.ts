@@ -1,8 +1,8 @@
 import { spyOn } from "tinyspy";
-import type { ExecutorHandle, InteractionHost } from "../chain/caught.js";
-import { isThenable } from "../chain/chain-call.js";
-import type { Terminal } from "../chain/types.js";
-import { globalSingleton } from "../global-state.js";
+import type { ExecutorHandle, InteractionHost } from "../pipeline/caught.js";
+import { isThenable } from "../pipeline/chain-call.js";
+import type { Terminal } from "../pipeline/types.js";
+import { globalSingleton } from "../base/global-state.js";
 import { inputFirst, type CallShape } from "./call-shapes.js";
 import { currentTurnContext } from "./turn-context.js";
 

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { TurnContext } from "../chain/caught.js";
-import { globalSingleton } from "../global-state.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import { globalSingleton } from "../base/global-state.js";
 
 const storage = globalSingleton("turnContext", () => new AsyncLocalStorage<TurnContext>());
 

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { markWireAgent } from "../catchers/wire-agent.js";
 import { currentTurnContext } from "../catchers/turn-context.js";
 import { serveOnLoopback } from "../catchers/loopback-server.js";
-import { TooltraceError } from "../errors.js";
+import { TooltraceError } from "../base/errors.js";
 import type { Agent } from "../session/types.js";
-import { createAnswer } from "../wire/answer.js";
-import { WireToolCalls } from "../wire/wire-tool-calls.js";
+import { createAnswer } from "../catchers/wire-answer.js";
+import { WireToolCalls } from "../catchers/wire-tool-calls.js";
 import { runProcess } from "./run-process.js";
 
 /** Where one run of a CLI happens: its working folder and its own home. */

@@ -1,4 +1,4 @@
-import { globalSingleton } from "../global-state.js";
+import { globalSingleton } from "../base/global-state.js";
 import { compileHttpMocks } from "./validate-http-mock.js";
 import type { HttpMock } from "./types.js";
 

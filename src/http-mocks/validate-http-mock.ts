@@ -1,4 +1,4 @@
-import { StubConfigError, type ConfigErrorLocation } from "../errors.js";
+import { StubConfigError, type ConfigErrorLocation } from "../base/errors.js";
 import { compileMatch } from "../stubs/compile-match.js";
 import type { MatchProgram } from "../stubs/match-program.js";
 import type { ToolStubMatch } from "../stubs/types.js";

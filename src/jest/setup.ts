@@ -6,9 +6,9 @@
  */
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters } from "../cassettes/cassette.js";
-import { finishTest } from "../session/finish-test.js";
-import { takeLateCallReports } from "../session/late-calls.js";
-import { setActiveScope, TestScope } from "../session/scope.js";
+import { finishTest } from "../lifecycle/finish-test.js";
+import { takeLateCallReports } from "../lifecycle/late-calls.js";
+import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 
 interface JestGlobals {

@@ -1,4 +1,4 @@
-import { globalSingleton } from "../global-state.js";
+import { globalSingleton } from "../base/global-state.js";
 import { checkMiddleware } from "./check-middleware.js";
 import type { Middleware } from "./types.js";
 

@@ -1,6 +1,6 @@
-import { isThenable } from "../chain/chain-call.js";
-import type { Step, StepContext } from "../chain/types.js";
-import { TooltraceError } from "../errors.js";
+import { isThenable } from "../pipeline/chain-call.js";
+import type { Step, StepContext } from "../pipeline/types.js";
+import { TooltraceError } from "../base/errors.js";
 import type { ToolCall, Turn } from "../trace/types.js";
 import type { MaybePromise, Middleware, MiddlewareContext } from "./types.js";
 

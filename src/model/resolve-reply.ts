@@ -1,4 +1,4 @@
-import { TooltraceError } from "../errors.js";
+import { TooltraceError } from "../base/errors.js";
 import { estimateTokens, promptCharacters } from "./estimate-usage.js";
 import type { MockModelReply, MockModelRequest, ResolvedReply } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { TooltraceError } from "../errors.js";
+import { TooltraceError } from "../base/errors.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { AgentReply } from "./types.js";
 

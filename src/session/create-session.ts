@@ -1,7 +1,7 @@
-import { userCallSite } from "../call-site.js";
+import { userCallSite } from "../base/call-site.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
-import { StubConfigError } from "../errors.js";
-import { currentScope } from "./scope.js";
+import { StubConfigError } from "../base/errors.js";
+import { currentScope } from "../lifecycle/scope.js";
 import { SessionImpl } from "./session.js";
 import type { Session, SessionOptions } from "./types.js";
 

@@ -3,11 +3,11 @@ import type { ToolsInput } from "../catchers/bind-tools.js";
 import type { CassetteOptions } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { Middleware } from "../middleware/types.js";
-import type { Step } from "../chain/types.js";
+import type { Step } from "../pipeline/types.js";
 import type { MockModelInput } from "../model/types.js";
 import type { ToolStub } from "../stubs/types.js";
 import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
-import type { SessionReport } from "./scope.js";
+import type { SessionReport } from "../lifecycle/scope.js";
 
 /** What an agent function is given besides the user message. */
 export interface AgentContext<TMessage> {

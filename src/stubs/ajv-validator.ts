@@ -1,5 +1,5 @@
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
-import { lazyRequire } from "../lazy-require.js";
+import { lazyRequire } from "../base/lazy-require.js";
 import { compilePattern } from "./pattern/compile-pattern.js";
 
 const ajvModule = lazyRequire<typeof import("ajv/dist/2020.js")>("ajv/dist/2020.js");

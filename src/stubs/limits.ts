@@ -1,4 +1,4 @@
-import { StubConfigError, pointerToken } from "../errors.js";
+import { StubConfigError, pointerToken } from "../base/errors.js";
 
 /** The configuration limits of one session's stubs. */
 export const STUB_LIMITS = {

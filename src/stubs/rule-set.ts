@@ -1,4 +1,4 @@
-import { StubConfigError } from "../errors.js";
+import { StubConfigError } from "../base/errors.js";
 import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
 import type { MatchProgram } from "./match-program.js";

@@ -1,4 +1,4 @@
-import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../errors.js";
+import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
 import { compilePattern, PatternRefused } from "./pattern/compile-pattern.js";
 
 const TYPE_NAMES = new Set(["null", "boolean", "integer", "number", "string", "array", "object"]);

@@ -1,4 +1,4 @@
-import { StubConfigError, type ConfigErrorLocation } from "../errors.js";
+import { StubConfigError, type ConfigErrorLocation } from "../base/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
 import { describe, isPlainObject, validateMatch } from "./validate-match.js";
 

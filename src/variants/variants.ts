@@ -1,5 +1,5 @@
 import type { Turn } from "../trace/types.js";
-import { seededRandom } from "./seeded-random.js";
+import { seededRandom } from "../base/seeded-random.js";
 
 /** What one variant gets: its seed (give it to `createSession({ seed })`), its index, and a generator seeded by it. */
 export interface Variant {

@@ -1,5 +1,5 @@
 import type { TooltraceMatchers } from "../../matchers/types.js";
-import type { TooltraceTaskMeta } from "../session/test-report.js";
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import type { TooltracePluginOptions } from "./options.js";
 
 // The matchers on Vitest's `expect`. Referenced by every entry (`/// <reference path>`), so any file that

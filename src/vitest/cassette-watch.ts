@@ -1,4 +1,4 @@
-import type { TooltraceTaskMeta } from "../session/test-report.js";
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 
 /** The part of Vitest's state the watch trigger reads (structural: Vitest's types are not a dependency). */
 export interface WatchedVitest {

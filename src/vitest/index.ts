@@ -1,4 +1,4 @@
 /// <reference path="./augment.d.ts" preserve="true" />
 export { tooltrace, type TooltraceVitePlugin } from "./plugin.js";
 export type { TooltracePluginOptions } from "./options.js";
-export type { TooltraceTaskMeta } from "../session/test-report.js";
+export type { TooltraceTaskMeta } from "../lifecycle/test-report.js";

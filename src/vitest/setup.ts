@@ -8,14 +8,14 @@
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters, useCassetteMode } from "../cassettes/cassette.js";
-import { setPluginStrict } from "../session/strict-default.js";
+import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import type { TooltracePluginOptions } from "./options.js";
-import { finishTest } from "../session/finish-test.js";
-import { takeLateCallReports } from "../session/late-calls.js";
-import { runInScope, TestScope } from "../session/scope.js";
+import { finishTest } from "../lifecycle/finish-test.js";
+import { takeLateCallReports } from "../lifecycle/late-calls.js";
+import { runInScope, TestScope } from "../lifecycle/scope.js";
 
 vitest.expect.extend(matchers);
 

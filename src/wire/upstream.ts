@@ -1,5 +1,5 @@
-import { Redactor } from "../cassettes/redact.js";
-import { TooltraceError } from "../errors.js";
+import { Redactor } from "../secrets/redactor.js";
+import { TooltraceError } from "../base/errors.js";
 import type { ResolvedReply } from "../model/types.js";
 import { DEFAULT_BASE_URLS } from "./base-urls.js";
 import type { WireApi } from "./codec.js";

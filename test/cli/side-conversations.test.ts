@@ -4,8 +4,8 @@ import { createSession, type MockModelRequest } from "tooltrace";
 import { serveOnLoopback } from "tooltrace/wire";
 import { currentTurnContext } from "../../src/catchers/turn-context.js";
 import { markWireAgent } from "../../src/catchers/wire-agent.js";
-import { createAnswer } from "../../src/wire/answer.js";
-import { WireToolCalls } from "../../src/wire/wire-tool-calls.js";
+import { createAnswer } from "../../src/catchers/wire-answer.js";
+import { WireToolCalls } from "../../src/catchers/wire-tool-calls.js";
 
 const lookup = { type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: {} } } };
 const search = { type: "function" as const, function: { name: "search", parameters: { type: "object", properties: {} } } };

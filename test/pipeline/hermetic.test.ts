@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, useStrict } from "tooltrace";
 import { setupServer } from "msw/node";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
-import { setPluginStrict } from "../../src/session/strict-default.js";
-import { currentScope, enterScope } from "../../src/session/scope.js";
+import { setPluginStrict } from "../../src/lifecycle/strict-default.js";
+import { currentScope, enterScope } from "../../src/lifecycle/scope.js";
 import { nodeGet } from "../fixtures/node-get.js";
 
 /** A fake upstream on 127.0.0.1: every request that reaches it is counted. */

@@ -1,5 +1,5 @@
 import type { RE2JS } from "re2js";
-import { lazyRequire } from "../../lazy-require.js";
+import { lazyRequire } from "../../base/lazy-require.js";
 import { isLinearSafe } from "./linear-safe.js";
 import { literalPrefix } from "./literal-prefix.js";
 import { parsePattern } from "./parse-pattern.js";

@@ -1,5 +1,5 @@
 import type { AstNode, RootNode, parse } from "regjsparser";
-import { lazyRequire } from "../../lazy-require.js";
+import { lazyRequire } from "../../base/lazy-require.js";
 
 const regjsparser = lazyRequire<{ parse: typeof parse }>("regjsparser");
 

@@ -1,13 +1,13 @@
-import type { InteractionHost, TurnContext } from "../chain/caught.js";
-import { catchModelCall } from "../catchers/model-call.js";
-import { resolveRoute } from "../catchers/routes.js";
-import { currentTurnContext } from "../catchers/turn-context.js";
+import type { InteractionHost, TurnContext } from "../pipeline/caught.js";
+import { catchModelCall } from "./model-call.js";
+import { resolveRoute } from "./routes.js";
+import { currentTurnContext } from "./turn-context.js";
 import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { Mutable } from "../trace/records.js";
 import type { ModelCall } from "../trace/types.js";
-import { anthropicMessages } from "./anthropic-messages.js";
+import { anthropicMessages } from "../wire/anthropic-messages.js";
 import {
   ERROR_STATUS,
   WireRequestError,
@@ -17,12 +17,12 @@ import {
   type WireErrorKind,
   type WireMemory,
   emptyMemory,
-} from "./codec.js";
-import { openaiChat } from "./openai-chat.js";
-import { openaiResponses } from "./openai-responses.js";
+} from "../wire/codec.js";
+import { openaiChat } from "../wire/openai-chat.js";
+import { openaiResponses } from "../wire/openai-responses.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
-import { forwardToUpstream, rawReplyOf, upstreamUrl, UpstreamError } from "./upstream.js";
-import { TooltraceError } from "../errors.js";
+import { forwardToUpstream, rawReplyOf, upstreamUrl, UpstreamError } from "../wire/upstream.js";
+import { TooltraceError } from "../base/errors.js";
 
 /** Every codec, in the order their endpoint paths are tried. */
 export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];

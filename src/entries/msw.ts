@@ -5,6 +5,6 @@
 export { llmWire, type LlmWire, type LlmWireOptions } from "../catchers/msw-llm-wire.js";
 export { startLlmServer, type JoinableServer, type LlmServer, type LlmServerOptions } from "../catchers/msw-server.js";
 export { httpCatcher } from "../catchers/msw-http.js";
-export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./answer.js";
-export { DEFAULT_BASE_URLS } from "./base-urls.js";
-export type { WireApi } from "./codec.js";
+export { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "../catchers/wire-answer.js";
+export { DEFAULT_BASE_URLS } from "../wire/base-urls.js";
+export type { WireApi } from "../wire/codec.js";

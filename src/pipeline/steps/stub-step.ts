@@ -1,6 +1,6 @@
-import type { Step } from "../chain/types.js";
-import type { RuleSet } from "../stubs/rule-set.js";
-import { outcomeError, outcomeResponse } from "../stubs/outcome.js";
+import type { Step } from "../types.js";
+import type { RuleSet } from "../../stubs/rule-set.js";
+import { outcomeError, outcomeResponse } from "../../stubs/outcome.js";
 
 /** The step that answers tool calls from the session's stub rules: the first matching rule wins. */
 export function stubStep(rules: RuleSet): Step {

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Step, StepContext } from "../chain/types.js";
-import { isThenable } from "../chain/chain-call.js";
-import type { Cassette } from "../cassettes/cassette.js";
+import type { Step, StepContext } from "../types.js";
+import { isThenable } from "../chain-call.js";
+import type { Cassette } from "../../cassettes/cassette.js";
 import type { HttpRequestView } from "./http-mock-step.js";
-import { suggestName } from "../stubs/suggest.js";
-import { toTraceError } from "../trace/to-trace-error.js";
-import type { MockModelRequest, ResolvedReply } from "../model/types.js";
-import type { ModelCall } from "../trace/types.js";
-import { UpstreamError } from "../wire/upstream.js";
+import { suggestName } from "../../stubs/suggest.js";
+import { toTraceError } from "../../trace/to-trace-error.js";
+import type { MockModelRequest, ResolvedReply } from "../../model/types.js";
+import type { ModelCall } from "../../trace/types.js";
+import { UpstreamError } from "../../wire/upstream.js";
 
 /**
  * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and

@@ -1,4 +1,4 @@
-import { TooltraceError } from "../errors.js";
+import { TooltraceError } from "../base/errors.js";
 import type { Mutable } from "../trace/records.js";
 import type { SessionLog } from "../trace/session-log.js";
 import { toTraceError } from "../trace/to-trace-error.js";

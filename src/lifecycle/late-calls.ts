@@ -1,5 +1,5 @@
-import { PREFIX } from "../errors.js";
-import { globalSingleton } from "../global-state.js";
+import { PREFIX } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
 
 const state = globalSingleton("lateCalls", () => ({ reports: [] as string[] }));
 

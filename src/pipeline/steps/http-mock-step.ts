@@ -1,9 +1,9 @@
-import type { Step } from "../chain/types.js";
-import type { CompiledHttpMock } from "../http-mocks/validate-http-mock.js";
-import { urlMatches } from "../http-mocks/url-pattern.js";
-import type { HttpMockOutcome, HttpMockResponse } from "../http-mocks/types.js";
-import { seededRandom } from "../variants/seeded-random.js";
-import { interpretFirstMatch } from "../stubs/match-interpreter.js";
+import type { Step } from "../types.js";
+import type { CompiledHttpMock } from "../../http-mocks/validate-http-mock.js";
+import { urlMatches } from "../../http-mocks/url-pattern.js";
+import type { HttpMockOutcome, HttpMockResponse } from "../../http-mocks/types.js";
+import { seededRandom } from "../../base/seeded-random.js";
+import { interpretFirstMatch } from "../../stubs/match-interpreter.js";
 
 /** What an HTTP mock matches against: the request as plain JSON. */
 export interface HttpRequestView {

@@ -1,6 +1,6 @@
-import type { TurnContext } from "../chain/caught.js";
-import { isThenable } from "../chain/chain-call.js";
-import type { Terminal } from "../chain/types.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import { isThenable } from "../pipeline/chain-call.js";
+import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
 

@@ -1,5 +1,5 @@
-import { stubStep } from "../steps/stub-step.js";
-import { strictStep } from "../steps/strict-step.js";
+import { stubStep } from "./steps/stub-step.js";
+import { strictStep } from "./steps/strict-step.js";
 import type { RuleSet } from "../stubs/rule-set.js";
 import type { Step } from "./types.js";
 

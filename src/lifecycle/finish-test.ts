@@ -1,6 +1,6 @@
-import { PREFIX } from "../errors.js";
+import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
-import type { UnusedRulesPolicy } from "./types.js";
+import type { UnusedRulesPolicy } from "../session/types.js";
 import type { TooltraceTaskMeta } from "./test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 

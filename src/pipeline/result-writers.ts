@@ -1,4 +1,4 @@
-import type { ResultWriter } from "../chain/chain-call.js";
+import type { ResultWriter } from "./chain-call.js";
 import type { ResolvedReply } from "../model/types.js";
 import type { HttpCall, ModelCall, ToolCall } from "../trace/types.js";
 import { ZERO_USAGE } from "../trace/usage.js";

@@ -1,5 +1,5 @@
 import type { Responder } from "../model/responder.js";
-import type { HttpRequestView } from "../steps/http-mock-step.js";
+import type { HttpRequestView } from "./steps/http-mock-step.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { HttpExchange, ModelCall } from "../trace/types.js";
 import type { Terminal } from "./types.js";

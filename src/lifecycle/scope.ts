@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { globalSingleton } from "../global-state.js";
+import { globalSingleton } from "../base/global-state.js";
 import type { TurnJson } from "../trace/turn-json.js";
 
 /** Anything a test scope closes when its test ends. */

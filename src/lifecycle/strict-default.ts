@@ -1,5 +1,5 @@
-import { StubConfigError } from "../errors.js";
-import { globalSingleton } from "../global-state.js";
+import { StubConfigError } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
 import { currentScope, type TestScope } from "./scope.js";
 
 const defaults = globalSingleton("strictDefaults", () => ({
