@@ -1,7 +1,7 @@
-import { currentTurnContext } from "../src/catchers/turn-context.js";
+import { currentTurnContext } from "../src/pipeline/turn-context.js";
 import { serveOnLoopback } from "../src/catchers/loopback-server.js";
 import { createSession, type MockModelRequest } from "../src/index.js";
-import { createAnswer, createLlmAnswer } from "../src/catchers/wire-answer.js";
+import { createAgentProcessAnswer, createLlmAnswer } from "../src/catchers/wire-answer.js";
 import { WireToolCalls } from "../src/catchers/wire-tool-calls.js";
 import { interleaved, median } from "./stats.js";
 
@@ -48,7 +48,7 @@ async function perRequest(proxy: boolean): Promise<number> {
     agent: async () => {
       const context = currentTurnContext();
       if (context === undefined) throw new Error("no turn");
-      const answer = proxy ? createAnswer({}, { context, wireTools: new WireToolCalls() }) : createLlmAnswer();
+      const answer = proxy ? createAgentProcessAnswer({ context, wireTools: new WireToolCalls() }) : createLlmAnswer();
       const server = await serveOnLoopback(answer.answer);
       const url = proxy ? `${server.url}/v1/messages` : `${server.url}${session.route}/v1/messages`;
       const started = performance.now();

@@ -10,7 +10,7 @@ console.log(`node ${process.version}\n`);
 console.log(reportStubOverhead(await stubOverhead()));
 const memory = await sessionMemory();
 console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap`);
-console.log(`after 2,000 rule sets with distinct matches, the bounded caches hold: ${memory.validators}\n`);
+console.log(`${memory.validators} (the compiled-match caches are bounded)\n`);
 console.log(reportModelTurn(await modelTurn()));
 console.log();
 console.log(reportWireCompletion(await wireCompletion()));

@@ -1,7 +1,4 @@
 import { createRuleSet, createSession } from "../src/index.js";
-import { cachedValidatorCount } from "../src/stubs/ajv-validator.js";
-import { cachedProgramCount } from "../src/stubs/compile-match.js";
-import { cachedFirstMatchCount } from "../src/stubs/match-codegen.js";
 
 function heap(): number {
   (globalThis as { gc?: () => void }).gc?.();
@@ -29,15 +26,26 @@ export async function sessionMemory(): Promise<{ bytes: number; calls: number; v
   const after = heap();
   const calls = session.toolCalls.length;
   session.close();
-  for (let i = 0; i < 2000; i++) {
-    createRuleSet([
-      { id: "a", tool: "t", match: { id: { const: `task-${i}` } }, outcome: { response: 1 } },
-      { id: "b", tool: "t", match: { tags: { contains: { const: `tag-${i}` } } }, outcome: { response: 2 } },
-    ]);
-  }
+  // Every rule set below has matches no other shares, so each compiles anew: bounded caches stop growing.
+  const ruleSets = (from: number) => {
+    for (let i = from; i < from + 2000; i++) {
+      createRuleSet([
+        { id: "a", tool: "t", match: { id: { const: `task-${i}` } }, outcome: { response: 1 } },
+        { id: "b", tool: "t", match: { tags: { contains: { const: `tag-${i}` } } }, outcome: { response: 2 } },
+      ]);
+    }
+    return heap();
+  };
+  const first = ruleSets(0);
+  const second = ruleSets(2000);
+  const third = ruleSets(4000);
   return {
     bytes: after - before,
     calls,
-    validators: `${cachedProgramCount()} programs, ${cachedFirstMatchCount()} rule lists, ${cachedValidatorCount()} ajv validators`,
+    validators: `heap after 2,000 / 4,000 / 6,000 rule sets with distinct matches: ${mb(first)}, ${mb(second)}, ${mb(third)} MB`,
   };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
 }

@@ -4,6 +4,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, report } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** Options of `toHaveCalledTool`. */
 export interface CalledToolOptions {
@@ -24,19 +25,16 @@ const STATUSES = new Set(["pending", "completed", "failed", "rejected", "any"]);
  * `name` is the qualified name for a subagent's tool (`researcher/list_tasks`).
  */
 export function toHaveCalledTool(this: MatcherContext, received: unknown, name: string, options: CalledToolOptions = {}): MatcherResult {
-  if (typeof name !== "string" || name === "")
-    throw new TypeError("[tooltrace] toHaveCalledTool(name, options?): `name` must be the tool's name.");
+  if (typeof name !== "string" || name === "") throw usageError("toHaveCalledTool(name, options?): `name` must be the tool's name.");
   if (options === null || typeof options !== "object")
-    throw new TypeError("[tooltrace] toHaveCalledTool: `options` must be an object { input?, output?, status?, count? }.");
+    throw usageError("toHaveCalledTool: `options` must be an object { input?, output?, status?, count? }.");
   const unknown = Object.keys(options).filter((key) => !["input", "output", "status", "count"].includes(key));
   if (unknown.length > 0)
-    throw new TypeError(
-      `[tooltrace] toHaveCalledTool: unknown option ${unknown.map((k) => `\`${k}\``).join(", ")}; use input, output, status or count.`,
-    );
+    throw usageError(`toHaveCalledTool: unknown option ${unknown.map((k) => `\`${k}\``).join(", ")}; use input, output, status or count.`);
   const count = checkCount("toHaveCalledTool", options.count);
   const status = options.status ?? "completed";
   if (!STATUSES.has(status))
-    throw new TypeError(`[tooltrace] toHaveCalledTool: unknown status "${status}"; use completed, failed, rejected, pending or any.`);
+    throw usageError(`toHaveCalledTool: unknown status "${status}"; use completed, failed, rejected, pending or any.`);
 
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveCalledTool", received) };

@@ -3,6 +3,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** Options of `toHaveFailedAction`. */
 export interface FailedActionOptions {
@@ -23,7 +24,7 @@ export function toHaveFailedAction(
     name = undefined;
   }
   if (name !== undefined && (typeof name !== "string" || name === ""))
-    throw new TypeError("[tooltrace] toHaveFailedAction(name?, options?): `name` must be a tool name.");
+    throw usageError("toHaveFailedAction(name?, options?): `name` must be a tool name.");
   const count = checkCount("toHaveFailedAction", options.count);
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveFailedAction", received) };

@@ -1,7 +1,8 @@
-import { compactJson } from "../src/trace/format.js";
+import { compactJson } from "../src/base/excerpt.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
+import { usageError, message } from "../src/base/errors.js";
 
 /**
  * What the agent said to the user (its final text and the `assistantTexts` it returned, in the turn or in any
@@ -11,7 +12,7 @@ import { report } from "./lib/report.js";
  */
 export function toHaveMessageIncluding(this: MatcherContext, received: unknown, expected: string | RegExp): MatcherResult {
   if (typeof expected !== "string" && !(expected instanceof RegExp))
-    throw new TypeError("[tooltrace] toHaveMessageIncluding(text): pass a string or a RegExp.");
+    throw usageError("toHaveMessageIncluding(text): pass a string or a RegExp.");
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")
     return { pass: false, message: () => notATrace("toHaveMessageIncluding (a turn or a session)", received) };
@@ -20,8 +21,10 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
     const modelSaid = turn.modelCalls.map((call) => call.reply.text).filter((text) => text !== "");
     if (!said && turn.status === "completed" && modelSaid.length > 0) {
       throw new Error(
-        `[tooltrace] toHaveMessageIncluding: the agent said nothing in turn ${turn.index} (its reply text is ""), though the model replied ${compactJson(modelSaid.at(-1), 80)}. ` +
-          "Is the agent reading the model's reply? Assert on turn.modelCalls if the silence is intended.",
+        message(
+          `toHaveMessageIncluding: the agent said nothing in turn ${turn.index} (its reply text is ""), though the model replied ${compactJson(modelSaid.at(-1), 80)}. ` +
+            "Is the agent reading the model's reply? Assert on turn.modelCalls if the silence is intended.",
+        ),
       );
     }
   }

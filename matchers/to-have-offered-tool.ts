@@ -2,10 +2,11 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection, offeredTools } from "./lib/model-calls.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** Some model call of the turn (or session) was offered the tool. */
 export function toHaveOfferedTool(this: MatcherContext, received: unknown, name: string): MatcherResult {
-  if (typeof name !== "string" || name === "") throw new TypeError("[tooltrace] toHaveOfferedTool(name): pass the tool's name.");
+  if (typeof name !== "string" || name === "") throw usageError("toHaveOfferedTool(name): pass the tool's name.");
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")
     return { pass: false, message: () => notATrace("toHaveOfferedTool (a turn or a session)", received) };

@@ -6,6 +6,7 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { matchValue } from "./lib/match-value.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, reportSections } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** Options of {@link toHaveRequested}. */
 export interface RequestedOptions {
@@ -29,7 +30,7 @@ export function toHaveRequested(
   options: RequestedOptions = {},
 ): MatcherResult {
   if (typeof url !== "string" && !(url instanceof RegExp))
-    throw new TypeError("[tooltrace] toHaveRequested(url, options?): `url` is a URL, a pattern or a RegExp.");
+    throw usageError("toHaveRequested(url, options?): `url` is a URL, a pattern or a RegExp.");
   const expected = checkCount("toHaveRequested", options.count);
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")

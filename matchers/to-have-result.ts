@@ -2,14 +2,14 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { matchValue } from "./lib/match-value.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, reportSections } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /**
  * A middleware's `afterEval` kept a result under `name` (in the turn, or in some turn of a session), matching
  * `expected` when given, with subset semantics (`{ pass: true }` matches `{ pass: true, answer: "..." }`).
  */
 export function toHaveResult(this: MatcherContext, received: unknown, name: string, expected?: unknown): MatcherResult {
-  if (typeof name !== "string" || name === "")
-    throw new TypeError("[tooltrace] toHaveResult(name, expected?): `name` is the middleware's name.");
+  if (typeof name !== "string" || name === "") throw usageError("toHaveResult(name, expected?): `name` is the middleware's name.");
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")
     return { pass: false, message: () => notATrace("toHaveResult (a turn or a session)", received) };

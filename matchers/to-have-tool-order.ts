@@ -3,6 +3,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** One expected step of `toHaveToolOrder`: a tool name, or a name with an input to match. */
 export type ToolOrderEntry = string | { readonly tool: string; readonly input?: unknown };
@@ -13,11 +14,11 @@ export type ToolOrderEntry = string | { readonly tool: string; readonly input?: 
  */
 export function toHaveToolOrder(this: MatcherContext, received: unknown, order: readonly ToolOrderEntry[]): MatcherResult {
   if (!Array.isArray(order) || order.length === 0)
-    throw new TypeError("[tooltrace] toHaveToolOrder(order): `order` must be a non-empty array of tool names or { tool, input }.");
+    throw usageError("toHaveToolOrder(order): `order` must be a non-empty array of tool names or { tool, input }.");
   const entries = order.map((entry, i) => {
     if (typeof entry === "string") return { tool: entry } as { tool: string; input?: unknown };
     if (entry !== null && typeof entry === "object" && typeof entry.tool === "string") return entry;
-    throw new TypeError(`[tooltrace] toHaveToolOrder: entry ${i} must be a tool name or { tool, input }.`);
+    throw usageError(`toHaveToolOrder: entry ${i} must be a tool name or { tool, input }.`);
   });
   const trace = readTrace(received);
   if (trace === undefined) return { pass: false, message: () => notATrace("toHaveToolOrder", received) };

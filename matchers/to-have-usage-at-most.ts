@@ -4,6 +4,7 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
+import { usageError } from "../src/base/errors.js";
 
 /** A token budget: a number limits `totalTokens`; an object limits each count it names. */
 export type UsageLimit = number | Partial<Usage>;
@@ -14,9 +15,7 @@ const KEYS = ["inputTokens", "outputTokens", "totalTokens"] as const;
 export function toHaveUsageAtMost(this: MatcherContext, received: unknown, limit: UsageLimit): MatcherResult {
   const limits: Partial<Usage> = typeof limit === "number" ? { totalTokens: limit } : limit;
   if (limits === null || typeof limits !== "object" || Object.keys(limits).some((key) => !KEYS.includes(key as (typeof KEYS)[number]))) {
-    throw new TypeError(
-      "[tooltrace] toHaveUsageAtMost(limit): pass a number of total tokens or { inputTokens?, outputTokens?, totalTokens? }.",
-    );
+    throw usageError("toHaveUsageAtMost(limit): pass a number of total tokens or { inputTokens?, outputTokens?, totalTokens? }.");
   }
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")

@@ -1,13 +1,12 @@
 /** A call count expectation: a number is exact, a function is a predicate. */
 export type CountExpectation = number | ((count: number) => boolean);
+import { usageError } from "../../src/base/errors.js";
 
 /** Checks `count` and throws a TypeError naming the matcher when it is neither a number nor a function. */
 export function checkCount(matcher: string, count: unknown): CountExpectation | undefined {
   if (count === undefined) return undefined;
   if ((typeof count === "number" && Number.isInteger(count) && count >= 0) || typeof count === "function") return count as CountExpectation;
-  throw new TypeError(
-    `[tooltrace] ${matcher}: \`count\` must be a non-negative integer or a predicate (n) => boolean, got ${String(count)}.`,
-  );
+  throw usageError(`${matcher}: \`count\` must be a non-negative integer or a predicate (n) => boolean, got ${String(count)}.`);
 }
 
 /** Whether `actual` satisfies the expectation; without one, at least one. */

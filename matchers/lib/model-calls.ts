@@ -1,4 +1,4 @@
-import { compactJson } from "../../src/trace/format.js";
+import { compactJson } from "../../src/base/excerpt.js";
 import type { ModelCall, Turn } from "../../src/trace/types.js";
 
 /** The "Model calls:" section of a failure message: the turns' model calls, numbered. */

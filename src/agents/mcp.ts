@@ -1,22 +1,6 @@
-/** A tool an MCP client reaches, for `createSession({ tools })`: made by {@link mcpTools}. */
-export interface McpToolEntry {
-  readonly [MCP_TOOL]: true;
-  /** The client whose `callTool` is caught. */
-  readonly client: McpClientLike;
-  /** The tool's name on the server. */
-  readonly remoteName: string;
-  /** The input schema the server lists for it. */
-  readonly inputSchema: unknown;
-}
+import { MCP_TOOL, type McpClientLike, type McpToolEntry } from "../catchers/mcp-marker.js";
 
-/** The part of `@modelcontextprotocol/sdk`'s `Client` tooltrace uses. */
-export interface McpClientLike {
-  listTools(): Promise<{ tools: readonly { name: string; inputSchema?: unknown }[] }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
-}
-
-/** Marks the entries {@link mcpTools} makes. */
-export const MCP_TOOL = Symbol.for("tooltrace.mcpTool");
+export type { McpClientLike, McpToolEntry };
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions {
@@ -46,9 +30,4 @@ export async function mcpTools(client: McpClientLike, options: McpToolsOptions =
   return Object.fromEntries(
     tools.map((tool) => [name(tool.name), { [MCP_TOOL]: true as const, client, remoteName: tool.name, inputSchema: tool.inputSchema }]),
   );
-}
-
-/** True for an entry {@link mcpTools} made. */
-export function isMcpToolEntry(value: unknown): value is McpToolEntry {
-  return value !== null && typeof value === "object" && (value as Partial<McpToolEntry>)[MCP_TOOL] === true;
 }

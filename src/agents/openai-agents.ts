@@ -1,14 +1,17 @@
 import { Handoff, handoff, Runner, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
 import type { TurnContext } from "../pipeline/caught.js";
-import { currentTurnContext, runInTurnContext } from "../catchers/turn-context.js";
+import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";
 import type { Agent } from "../session/types.js";
 import type { Mutable } from "../trace/records.js";
+import { usageError } from "../base/errors.js";
 
 /** An agent as the SDK's runner takes it. */
 export type AgentsSdkRunnable = AgentsSdkAgent<unknown, "text">;
 
 // Handed-to agents differ in context and output types; tooltrace reads only their names, tools and handoffs.
+// biome-ignore lint/suspicious/noExplicitAny: an agent of any context and output type must be accepted (the SDK's types are invariant in both).
 type AnyAgent = AgentsSdkAgent<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above, for the handoffs such agents hold.
 type AnyHandoff = Handoff<any, any>;
 
 /** Options of {@link agentsSdkAgent}. */
@@ -40,7 +43,7 @@ export function agentsSdkAgent(agent: AgentsSdkRunnable, options: AgentsSdkAgent
     const input: AgentInputItem[] = [...history, { role: "user", content: message }];
     const runOptions = { signal, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) };
     const context = currentTurnContext();
-    let result;
+    let result: { readonly finalOutput?: unknown; readonly history: AgentInputItem[] };
     if (context === undefined) {
       result = await runner.run(agent, input, runOptions);
     } else {
@@ -83,9 +86,7 @@ export function agentsSdkTools(agent: AgentsSdkRunnable): AgentsSdkTools {
     seen.add(next);
     const name = subagentName(next);
     if (subagents[name] !== undefined) {
-      throw new TypeError(
-        `[tooltrace] agentsSdkTools: two agents hand off under the same name "${next.name}"; give each agent a distinct name.`,
-      );
+      throw usageError(`agentsSdkTools: two agents hand off under the same name "${next.name}"; give each agent a distinct name.`);
     }
     subagents[name] = toolsOf(next);
     queue.push(...handoffsOf(next));

@@ -1,6 +1,16 @@
 /** Every message tooltrace writes starts with this prefix. */
 export const PREFIX = "[tooltrace]";
 
+/** A message as tooltrace writes it: the prefix, what happened, and what to do on a `Fix:` line of its own. */
+export function message(problem: string, fix?: string): string {
+  return `${PREFIX} ${problem}${fix ? `\n  Fix: ${fix}` : ""}`;
+}
+
+/** A wrong argument to a tooltrace function, with the message tooltrace writes. */
+export function usageError(problem: string, fix?: string): TypeError {
+  return new TypeError(message(problem, fix));
+}
+
 /** Where a configuration error was found: the rule and the JSON pointer inside it. */
 export interface ConfigErrorLocation {
   /** The id of the rule at fault, when it has one. */
@@ -25,19 +35,15 @@ export class StubConfigError extends Error {
    * fault in the other options of `createSession`.
    */
   constructor(location: ConfigErrorLocation, problem: string, fix?: string, subject: "stubs" | "session" = "stubs") {
-    super(
-      subject === "session"
-        ? `${PREFIX} createSession: ${problem}${fix ? `\n  Fix: ${fix}` : ""}`
-        : formatConfigMessage(location, problem, fix),
-    );
+    super(subject === "session" ? message(`createSession: ${problem}`, fix) : message(`${where(location)}: ${problem}`, fix));
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;
   }
 }
 
-function formatConfigMessage(location: ConfigErrorLocation, problem: string, fix?: string): string {
-  // An id is user data: a 900 KB one must not become a 900 KB message.
+/** `stub rule "tasks" at /match/query`: the rule by its id (cut short: an id is user data), else by its place. */
+function where(location: ConfigErrorLocation): string {
   const id = location.ruleId !== undefined && location.ruleId.length > 60 ? `${location.ruleId.slice(0, 59)}…` : location.ruleId;
   const what = location.what ?? "stub rule";
   const rule =
@@ -48,15 +54,14 @@ function formatConfigMessage(location: ConfigErrorLocation, problem: string, fix
         : what === "stub rule"
           ? "stubs"
           : "http";
-  const at = location.pointer === "" ? "" : ` at ${location.pointer}`;
-  return `${PREFIX} ${rule}${at}: ${problem}${fix ? `\n  Fix: ${fix}` : ""}`;
+  return location.pointer === "" ? rule : `${rule} at ${location.pointer}`;
 }
 
 /** A call broke a session rule at run time: strict mode, the call limit, a scripted model running out. */
 export class TooltraceError extends Error {
   override readonly name: string = "TooltraceError";
-  constructor(message: string) {
-    super(`${PREFIX} ${message}`);
+  constructor(problem: string, fix?: string) {
+    super(message(problem, fix));
   }
 }
 

@@ -5,5 +5,10 @@
 export function globalSingleton<T>(name: string, create: () => T): T {
   const key = Symbol.for(`tooltrace.${name}`);
   const store = globalThis as unknown as Record<symbol, T | undefined>;
-  return (store[key] ??= create());
+  let value = store[key];
+  if (value === undefined) {
+    value = create();
+    store[key] = value;
+  }
+  return value;
 }

@@ -1,9 +1,10 @@
-import type { InteractionHost } from "../pipeline/caught.js";
 import { StubConfigError } from "../base/errors.js";
-import { agentsSdkHandoff, agentsSdkInvoke, inputFirst, langchainCall, mcpCallTool, type CallShape } from "./call-shapes.js";
-import { classifyTool, describeToolArray, namedToolsOf } from "./classify-tool.js";
-import { qualify, samePath, splitPath } from "./subagent.js";
-import { holdExecutor, releaseExecutor, type Executor } from "./tool-spies.js";
+import type { ExecutorHandle } from "../pipeline/caught.js";
+import type { ToolDirectory, ToolIdentity, ToolTraits } from "../pipeline/tool-directory.js";
+import { qualify, samePath, splitPath } from "../trace/paths.js";
+import { agentsSdkHandoff, agentsSdkInvoke, type CallShape, inputFirst, langchainCall, mcpCallTool } from "./call-shapes.js";
+import { classifyTool, describeToolArray, namedToolsOf, type ToolShape } from "./classify-tool.js";
+import { type Executor, holdExecutor, releaseExecutor } from "./tool-spies.js";
 
 /**
  * The tools as the agent holds them: a record keyed by tool name of AI SDK `tool()` objects, plain functions,
@@ -13,49 +14,70 @@ import { holdExecutor, releaseExecutor, type Executor } from "./tool-spies.js";
 export type ToolsInput = { readonly [name: string]: unknown } | readonly unknown[];
 
 /** How a session knows one executor: its tool name and the subagent paths it was given at. */
-export interface ToolRegistration {
+interface ToolRegistration {
   readonly name: string;
   readonly paths: (readonly string[])[];
   /** For an executor serving several tools (an MCP client): the session's name of each tool it serves. */
   readonly aliases?: Map<string, string>;
 }
 
-/** What a session knows of one qualified tool name. */
-export interface ToolTraits {
-  /** The tool waits for an approval before it runs (AI SDK `needsApproval`). */
-  readonly approval: boolean;
-  /** Nothing runs here: the app or the provider answers it. */
-  readonly noExecutor: boolean;
-  /** An OpenAI Agents SDK handoff: traced, but no stub may answer it (the SDK needs the agent it hands to). */
-  readonly handoff: boolean;
+/** One executor to patch: where it is, how its calls look, and which tool at which path it serves. */
+interface PlannedExecutor {
+  readonly owner: object;
+  readonly key: string;
+  readonly name: string;
+  readonly path: readonly string[];
+  readonly async: boolean;
+  readonly shape: CallShape;
+  readonly remoteName?: string;
 }
 
-/** The tools of a session: what it can stub, how to find a caught executor, and how to undo the patches. */
-export interface BoundTools {
-  /** Every tool name the session knows, qualified by its path, with what it knows of each. */
-  readonly names: ReadonlyMap<string, ToolTraits>;
-  readonly executors: ReadonlyMap<Executor, ToolRegistration>;
-  readonly unbind: () => void;
+/** A session's tools, patched: the directory the pipeline names calls by, and how to undo the patches. */
+export class BoundTools implements ToolDirectory {
+  readonly executors = new Map<Executor, ToolRegistration>();
+
+  constructor(
+    readonly names: ReadonlyMap<string, ToolTraits>,
+    readonly subagentPaths: ReadonlySet<string>,
+  ) {}
+
+  identify(executor: ExecutorHandle, toolName: string | undefined, activePath: readonly string[]): ToolIdentity {
+    const registration = this.executors.get(executor as Executor);
+    if (registration === undefined) return { tool: executor.label, path: activePath, given: false };
+    // An executor serving several tools (an MCP client) names the tool per call; a tool the server never
+    // listed keeps its own name, which no rule can name.
+    const tool = toolName !== undefined && registration.aliases ? (registration.aliases.get(toolName) ?? toolName) : registration.name;
+    return { tool, path: pathOf(registration, activePath), given: true };
+  }
+
+  /** Restores every executor this session patched (the last session holding one restores the original). */
+  unbind(): void {
+    for (const executor of this.executors.keys()) releaseExecutor(executor, this);
+    this.executors.clear();
+  }
+
+  /** Patches one planned executor for this session. */
+  hold(entry: PlannedExecutor): void {
+    const executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, this, entry.shape);
+    let known = this.executors.get(executor);
+    if (known === undefined) {
+      known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
+      this.executors.set(executor, known);
+    }
+    if (!known.paths.some((path) => samePath(path, entry.path))) known.paths.push(entry.path);
+    if (entry.remoteName !== undefined) known.aliases?.set(entry.remoteName, entry.name);
+  }
 }
 
 /**
- * Patches every executor in `tools` (and in each subagent's tools, at its path) for `host`. Refuses, before
- * anything is patched, any value tooltrace cannot catch, naming it and what to pass instead.
+ * Patches every executor in `tools` (and in each subagent's tools, at its path). Refuses, before anything
+ * is patched, any value tooltrace cannot catch, naming it and what to pass instead.
  */
-export function bindTools(host: InteractionHost, tools: unknown, subagents: { readonly [path: string]: unknown } | undefined): BoundTools {
+export function bindTools(tools: unknown, subagents: { readonly [path: string]: unknown } | undefined): BoundTools {
   const records: [readonly string[], { readonly [name: string]: unknown }][] = [];
   if (tools !== undefined) records.push([[], checkRecord(tools, "tools")]);
   for (const [path, record] of Object.entries(subagents ?? {})) records.push([splitPath(path), checkRecord(record, `subagents.${path}`)]);
-
-  const plan: {
-    owner: object;
-    key: string;
-    name: string;
-    path: readonly string[];
-    async: boolean;
-    shape: CallShape;
-    remoteName?: string;
-  }[] = [];
+  const plan: PlannedExecutor[] = [];
   const names = new Map<string, ToolTraits>();
   for (const [path, record] of records) {
     for (const [name, value] of Object.entries(record)) {
@@ -63,53 +85,50 @@ export function bindTools(host: InteractionHost, tools: unknown, subagents: { re
       const where = `${path.length === 0 ? "tools" : `subagents.${path.join("/")}`}.${name}`;
       if (shape.kind === "refused")
         throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
-      const traits = {
+      names.set(qualify(name, path), {
         approval: shape.kind === "executor" && shape.approval,
         noExecutor: shape.kind === "no-executor",
         handoff: shape.kind === "agents-sdk-handoff",
-      };
-      names.set(qualify(name, path), traits);
-      if (shape.kind === "function") plan.push({ owner: record, key: name, name, path, async: shape.async, shape: inputFirst });
-      if (shape.kind === "executor") plan.push({ owner: value as object, key: "execute", name, path, async: true, shape: inputFirst });
-      if (shape.kind === "langchain") plan.push({ owner: value as object, key: "_call", name, path, async: true, shape: langchainCall });
-      if (shape.kind === "agents-sdk")
-        plan.push({ owner: value as object, key: "invoke", name, path, async: true, shape: agentsSdkInvoke });
-      if (shape.kind === "agents-sdk-handoff")
-        plan.push({ owner: value as object, key: "onInvokeHandoff", name, path, async: true, shape: agentsSdkHandoff });
-      if (shape.kind === "mcp")
-        plan.push({
-          owner: shape.entry.client,
-          key: "callTool",
-          name,
-          path,
-          async: true,
-          shape: mcpCallTool,
-          remoteName: shape.entry.remoteName,
-        });
+      });
+      const planned = planFor(shape, record, value as object, name);
+      if (planned !== undefined) plan.push({ ...planned, name, path });
     }
   }
-
-  const executors = new Map<Executor, ToolRegistration>();
-  const unbind = () => {
-    for (const executor of executors.keys()) releaseExecutor(executor, host);
-    executors.clear();
-  };
+  const bound = new BoundTools(names, new Set(Object.keys(subagents ?? {}).map((path) => splitPath(path).join("/"))));
   try {
-    for (const entry of plan) {
-      const executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, host, entry.shape);
-      let known = executors.get(executor);
-      if (known === undefined) {
-        known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
-        executors.set(executor, known);
-      }
-      if (!known.paths.some((path) => samePath(path, entry.path))) known.paths.push(entry.path);
-      if (entry.remoteName !== undefined) known.aliases?.set(entry.remoteName, entry.name);
-    }
+    for (const entry of plan) bound.hold(entry);
   } catch (error) {
-    unbind();
+    bound.unbind();
     throw error;
   }
-  return { names, executors, unbind };
+  return bound;
+}
+
+/** Where a tool of each shape is caught: the property patched, on which object, and how its calls look. */
+function planFor(shape: ToolShape, record: object, value: object, name: string): Omit<PlannedExecutor, "name" | "path"> | undefined {
+  switch (shape.kind) {
+    case "function":
+      return { owner: record, key: name, async: shape.async, shape: inputFirst };
+    case "executor":
+      return { owner: value, key: "execute", async: true, shape: inputFirst };
+    case "langchain":
+      return { owner: value, key: "_call", async: true, shape: langchainCall };
+    case "agents-sdk":
+      return { owner: value, key: "invoke", async: true, shape: agentsSdkInvoke };
+    case "agents-sdk-handoff":
+      return { owner: value, key: "onInvokeHandoff", async: true, shape: agentsSdkHandoff };
+    case "mcp":
+      return { owner: shape.entry.client, key: "callTool", async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName };
+    default:
+      return undefined;
+  }
+}
+
+/** The path a call is named by: the active one if the executor was given there, else its only path. */
+function pathOf(registration: ToolRegistration, active: readonly string[]): readonly string[] {
+  const { paths } = registration;
+  if (paths.some((path) => samePath(path, active))) return active;
+  return paths.length === 1 ? (paths[0] as readonly string[]) : active;
 }
 
 function checkRecord(value: unknown, option: string): { readonly [name: string]: unknown } {

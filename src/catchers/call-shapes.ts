@@ -1,4 +1,4 @@
-import { isThenable } from "../pipeline/chain-call.js";
+import { isThenable } from "../base/settle.js";
 import { parseMaybeJson } from "../model/request-view.js";
 
 /**

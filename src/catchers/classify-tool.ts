@@ -1,4 +1,4 @@
-import { isMcpToolEntry, type McpToolEntry } from "../agents/mcp.js";
+import { isMcpToolEntry, type McpToolEntry } from "./mcp-marker.js";
 
 /** How tooltrace can catch one entry of a session's `tools`. */
 export type ToolShape =
@@ -87,7 +87,7 @@ function frameworkOf(record: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function isAsyncFunction(fn: Function): boolean {
+function isAsyncFunction(fn: object): boolean {
   const tag = (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag];
   return tag === "AsyncFunction" || tag === "AsyncGeneratorFunction";
 }

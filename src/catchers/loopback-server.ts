@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { message } from "../base/errors.js";
 
 /** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */
 export interface LoopbackServer {
@@ -48,7 +49,9 @@ async function respond(
   try {
     const response = await handler(toRequest(incoming));
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     outgoing.writeHead(response.status, headers);
     if (response.body !== null) {
       const reader = response.body.getReader();
@@ -57,7 +60,7 @@ async function respond(
     outgoing.end();
   } catch (error) {
     if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "application/json" });
-    outgoing.end(JSON.stringify({ error: { message: `[tooltrace] ${error instanceof Error ? error.message : String(error)}` } }));
+    outgoing.end(JSON.stringify({ error: { message: message(error instanceof Error ? error.message : String(error)) } }));
   }
 }
 

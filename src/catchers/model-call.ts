@@ -1,65 +1,70 @@
-import type { CaughtModelCall, TurnContext } from "../pipeline/caught.js";
-import type { Terminal } from "../pipeline/types.js";
 import type { Responder } from "../model/responder.js";
 import type { ResolvedReply } from "../model/types.js";
+import type { CaughtModelCall, TurnContext } from "../pipeline/caught.js";
+import type { ModelCallHandle } from "../pipeline/pipeline.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import type { Terminal } from "../pipeline/types.js";
+import { detachedModelCall } from "../trace/detached.js";
 import { toTraceError } from "../trace/to-trace-error.js";
 import type { ModelCall } from "../trace/types.js";
 import { ZERO_USAGE } from "../trace/usage.js";
-import { currentTurnContext } from "./turn-context.js";
 
 const MOCK_MODEL = { kind: "mock-model" } as const;
 const REAL_MODEL = { kind: "real" } as const;
 
+/** What answers a model call at the end of the chain: the mock model, or with `live` the real one. */
+export interface ModelTerminalOptions {
+  /** Shapes derived tool-call ids the way the provider does (`toolu_` for Anthropic). */
+  readonly idPrefix?: string;
+  /** The real model (the session's upstream): a live call, which the cassette records and strict mode refuses. */
+  readonly live?: (request: CaughtModelCall["request"]) => Promise<ResolvedReply>;
+}
+
+/** The end of a model call's chain in `context`: the mock model `responder`, or the real model. */
+export function modelTerminal(responder: Responder, context: TurnContext, options: ModelTerminalOptions = {}): Terminal {
+  const { live, idPrefix } = options;
+  if (live !== undefined) return { source: REAL_MODEL, live: true, run: (request) => live(request as CaughtModelCall["request"]) };
+  return {
+    source: MOCK_MODEL,
+    live: false,
+    run: (request, progress) =>
+      responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context.pipeline.nextModelSeed()),
+  };
+}
+
 /**
- * Hands a model call to the session running in `context` (by default the current async context), with
- * the mock model at the end of its chain. Outside a session the mock model answers directly; `onRecord`
- * still gets a record. With `live` (the session has an upstream), the real model is at the end of the chain
- * instead: a live call, which the cassette records and strict mode refuses.
+ * Hands a model call to the pipeline of the turn running in `context` (by default the current async
+ * context), with the mock model (or the real one) at the end of its chain. Outside a session the mock model
+ * answers directly.
  */
 export function catchModelCall(
   responder: Responder,
   caught: Omit<CaughtModelCall, "kind">,
-  idPrefix?: string,
-  context: TurnContext | undefined = currentTurnContext(),
-  live?: (request: CaughtModelCall["request"]) => Promise<ResolvedReply>,
+  options: ModelTerminalOptions & { readonly context?: TurnContext | undefined } = {},
 ): Promise<ResolvedReply> {
-  const terminal: Terminal =
-    live !== undefined && context !== undefined
-      ? { source: REAL_MODEL, live: true, run: (request) => live(request as CaughtModelCall["request"]) }
-      : {
-          source: MOCK_MODEL,
-          live: false,
-          run: (request, progress) =>
-            responder.respond(
-              request as CaughtModelCall["request"],
-              idPrefix,
-              (step) => progress.step(step),
-              context?.host.nextModelSeed?.(),
-            ),
-        };
-  if (context !== undefined)
-    return Promise.resolve(context.host.handle(context, { kind: "model", ...caught }, terminal) as Promise<ResolvedReply>);
-  return answerOutsideSession(responder, caught, idPrefix);
+  const context = options.context ?? currentTurnContext();
+  if (context === undefined) return answerOutsideSession(responder, caught, options.idPrefix).reply;
+  return context.pipeline.model(context, { kind: "model", ...caught }, modelTerminal(responder, context, options));
 }
 
-async function answerOutsideSession(
+/** Opens a model call in the pipeline of `context`, for a catcher that also says what its client was sent (the wire). */
+export function openModelCall(context: TurnContext, caught: Omit<CaughtModelCall, "kind">): ModelCallHandle {
+  return context.pipeline.openModel(context, { kind: "model", ...caught });
+}
+
+/** A model call with no session: the mock model answers, and the finished record comes with the reply. */
+export function answerOutsideSession(
   responder: Responder,
   caught: Omit<CaughtModelCall, "kind">,
   idPrefix: string | undefined,
-): Promise<ResolvedReply> {
+): { readonly reply: Promise<ResolvedReply>; readonly record: Promise<ModelCall> } {
   const startedAt = Date.now();
   const started = performance.now();
   let step: number | undefined;
-  const record = (fields: Pick<ModelCall, "status" | "reply" | "usage"> & { error?: ModelCall["error"] }): ModelCall => {
-    const durationMs = performance.now() - started;
-    return {
-      seq: 0,
-      kind: "model",
-      turnIndex: -1,
+  const record = (fields: Pick<ModelCall, "status" | "reply" | "usage"> & { error?: ModelCall["error"] }): ModelCall =>
+    detachedModelCall({
       startedAt,
-      start: 0,
-      end: durationMs,
-      durationMs,
+      durationMs: performance.now() - started,
       answeredBy: MOCK_MODEL,
       provider: caught.provider,
       model: caught.model,
@@ -69,14 +74,13 @@ async function answerOutsideSession(
       ...(step !== undefined ? { step } : {}),
       ...(caught.http ? { http: caught.http } : {}),
       ...fields,
-    };
+    });
+  const reply = responder.respond(caught.request, idPrefix, (n) => (step = n));
+  return {
+    reply,
+    record: reply.then(
+      (answered) => record({ status: "completed", reply: { text: answered.text, toolCalls: answered.toolCalls }, usage: answered.usage }),
+      (error: unknown) => record({ status: "failed", reply: { text: "", toolCalls: [] }, usage: ZERO_USAGE, error: toTraceError(error) }),
+    ),
   };
-  try {
-    const reply = await responder.respond(caught.request, idPrefix, (n) => (step = n));
-    caught.onRecord?.(record({ status: "completed", reply: { text: reply.text, toolCalls: reply.toolCalls }, usage: reply.usage }));
-    return reply;
-  } catch (error) {
-    caught.onRecord?.(record({ status: "failed", reply: { text: "", toolCalls: [] }, usage: ZERO_USAGE, error: toTraceError(error) }));
-    throw error;
-  }
 }

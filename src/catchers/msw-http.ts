@@ -1,10 +1,10 @@
 import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from "msw";
-import type { Terminal } from "../pipeline/types.js";
-import { parseMaybeJson } from "../model/request-view.js";
-import type { HttpRequestView } from "../pipeline/steps/http-mock-step.js";
 import { globalSingleton } from "../base/global-state.js";
-import { markHttpCaught } from "./msw-http-flag.js";
-import { currentTurnContext } from "./turn-context.js";
+import type { HttpRequestView } from "../http-mocks/types.js";
+import { parseMaybeJson } from "../model/request-view.js";
+import { markHttpCaught } from "../pipeline/http-catching.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import type { Terminal } from "../pipeline/types.js";
 
 const NETWORK = { kind: "real" } as const;
 const USER_HANDLER = { kind: "msw-handler" } as const;
@@ -47,7 +47,7 @@ export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
       const terminal = others === undefined ? networkTerminal(request) : await userTerminal(others, request);
       try {
         const view = await requestView(request);
-        return (await context.host.handle(
+        return (await context.pipeline.http(
           context,
           { kind: "http", method: request.method, url: request.url, request: view },
           terminal,
@@ -105,7 +105,9 @@ function isRequestHandler(handler: unknown): handler is RequestHandler {
 async function requestView(request: Request): Promise<HttpRequestView> {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   const text = request.body === null ? "" : await request.clone().text();
   const body = text === "" ? undefined : parseMaybeJson(text);
   return { method: request.method, url: request.url, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };

@@ -1,8 +1,7 @@
 import { http, matchRequestUrl, type HttpHandler } from "msw";
-import { DEFAULT_BASE_URLS, endpointsFor } from "../wire/base-urls.js";
+import { codecsFor } from "../wire/codecs.js";
 import { markTooltraceHandler } from "./msw-http.js";
-import { CODECS, createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire-answer.js";
-import type { WireApi } from "../wire/codec.js";
+import { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire-answer.js";
 
 /** Options of {@link llmWire}. */
 export interface LlmWireOptions extends LlmAnswerOptions {
@@ -36,21 +35,16 @@ export interface LlmWire extends LlmAnswer {
  */
 export function llmWire(options: LlmWireOptions = {}): LlmWire {
   const answer = createLlmAnswer(options);
-  const apis = new Set<WireApi>(options.apis ?? CODECS.map((codec) => codec.api));
+  const codecs = codecsFor(options.apis);
   let open = true;
-  const urls: string[] = [];
-  for (const api of apis) {
-    const own = api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai;
-    urls.push(...[own, ...(options.baseUrls ?? [])].flatMap((base) => endpointsFor(base, api)));
-  }
+  const urls = codecs.flatMap((codec) => [codec.defaultBaseUrl, ...(options.baseUrls ?? [])].flatMap((base) => codec.endpoints(base)));
   // Predicates rather than paths: once closed, the handlers do not match at all, so the request is the
   // server's to handle (or to report as unhandled under the user's own policy).
   const endpoint = urlMatcher([...new Set(urls)]);
   // Everything else under the providers' hosts and the given bases is answered too (a models list, a
   // token count, a 404 in the provider's shape), so no stray request reaches a real provider.
   const bases = [
-    new URL(DEFAULT_BASE_URLS.anthropic).origin,
-    new URL(DEFAULT_BASE_URLS.openai).origin,
+    ...new Set(codecsFor(undefined).map((codec) => new URL(codec.defaultBaseUrl).origin)),
     ...(options.baseUrls ?? []).map((base) => base.replace(/\*.*$/, "").replace(/\/+$/, "")),
   ];
   const underBase = (url: string) => bases.some((base) => url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`));

@@ -5,7 +5,8 @@ import { TooltraceError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
-import { holdHttpCaught, mswIsListening } from "./msw-http-flag.js";
+import { holdHttpCaught } from "../pipeline/http-catching.js";
+import { mswIsListening } from "./msw-listening.js";
 import { installNetworkGuard } from "./network-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
@@ -49,7 +50,7 @@ const own = globalSingleton("ownMswServer", () => ({
   server: undefined as { use(...handlers: HttpHandler[]): void } | undefined,
   policy: "bypass" as string,
   users: 0,
-  stop: () => undefined as void,
+  stop: () => undefined as undefined,
 }));
 
 /**
@@ -145,7 +146,8 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
 /** While a catcher listens: strict sessions may be created, and the guard under `fetch` is in place. */
 function holdInterception(kind: "own" | "joined"): () => void {
   const removeGuard = installNetworkGuard();
-  const releaseCaught = holdHttpCaught(kind);
+  // A joined server may stop listening without telling tooltrace: it catches only while MSW listens.
+  const releaseCaught = holdHttpCaught(kind === "joined" ? mswIsListening : undefined);
   return () => {
     removeGuard();
     releaseCaught();

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../base/global-state.js";
-import { mswIsListening } from "./msw-http-flag.js";
-import { currentTurnContext } from "./turn-context.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import { mswIsListening } from "./msw-listening.js";
+import { message } from "../base/errors.js";
 
 /** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -51,7 +52,11 @@ export function installNetworkGuard(): () => void {
       const guard: Dispatcher = Object.create(original) as Dispatcher;
       guard.dispatch = (options, handler) => {
         const context = state.viaFetch.getStore() === true ? undefined : currentTurnContext();
-        const refusal = context?.host.uncaught?.(context, options.method ?? "GET", `${String(options.origin ?? "")}${options.path ?? ""}`);
+        const refusal = context?.pipeline.refuseUncaught(
+          context,
+          options.method ?? "GET",
+          `${String(options.origin ?? "")}${options.path ?? ""}`,
+        );
         if (refusal === undefined) return original.dispatch(options, handler);
         const error = new TypeError(refusal);
         queueMicrotask(() =>
@@ -64,8 +69,10 @@ export function installNetworkGuard(): () => void {
       state.warned = true;
       // Jest's environments and Vitest's vm pools give the tests another realm than Node's fetch dispatcher.
       console.warn(
-        "[tooltrace] the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): " +
-          "a client that kept `fetch` from before tooltrace's MSW server started would not be refused. Create SDK clients after the server starts.",
+        message(
+          "the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): " +
+            "a client that kept `fetch` from before tooltrace's MSW server started would not be refused. Create SDK clients after the server starts.",
+        ),
       );
     }
   }

@@ -14,6 +14,12 @@ export function registerRoute(token: string, resolve: () => RouteTarget): void {
   routes.set(token, resolve);
 }
 
+/** A closed session's route: later requests get `problem`, and nothing of the session stays reachable. */
+export function closeRoute(token: string, problem: string): void {
+  const closed = { problem };
+  routes.set(token, () => closed);
+}
+
 /**
  * Finds the route token in a URL path. Returns the target (or `undefined` when the path has no token) and
  * the path without the token segment, as the provider's SDK built it.

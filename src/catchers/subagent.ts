@@ -1,4 +1,6 @@
-import { currentTurnContext, runInTurnContext } from "./turn-context.js";
+import { usageError } from "../base/errors.js";
+import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";
+import { splitPath } from "../trace/paths.js";
 
 /**
  * Runs `fn` as the subagent at `path` (`"researcher"`, or `"researcher/assistant"`): every tool and model
@@ -16,28 +18,12 @@ import { currentTurnContext, runInTurnContext } from "./turn-context.js";
 export function inSubagent<T>(path: string, fn: () => T): T {
   const parts = typeof path === "string" ? splitPath(path) : [];
   if (parts.length === 0)
-    throw new TypeError(
-      `[tooltrace] inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`,
-    );
-  if (typeof fn !== "function") throw new TypeError("[tooltrace] inSubagent(path, fn): `fn` must be a function.");
+    throw usageError(`inSubagent(path, fn): \`path\` must name the subagent, e.g. "researcher"; got ${JSON.stringify(path)}.`);
+  if (typeof fn !== "function") throw usageError("inSubagent(path, fn): `fn` must be a function.");
   const context = currentTurnContext();
   if (context === undefined) return fn();
   // Already there: the session entered this path when the delegation tool of the same name ran.
   const current = context.path;
   if (current.length >= parts.length && parts.every((part, i) => current[current.length - parts.length + i] === part)) return fn();
   return runInTurnContext({ ...context, path: [...current, ...parts] }, fn);
-}
-
-/** A subagent path as written (`"researcher/assistant"`, extra slashes ignored) as its parts. */
-export function splitPath(path: string): string[] {
-  return path.split("/").filter(Boolean);
-}
-
-export function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
-}
-
-/** Joins a path and a tool name as a stub rule names it. */
-export function qualify(tool: string, path: readonly string[]): string {
-  return path.length === 0 ? tool : `${path.join("/")}/${tool}`;
 }

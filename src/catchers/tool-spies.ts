@@ -1,17 +1,18 @@
-import { spyOn } from "tinyspy";
-import type { ExecutorHandle, InteractionHost } from "../pipeline/caught.js";
-import { isThenable } from "../pipeline/chain-call.js";
-import type { Terminal } from "../pipeline/types.js";
+import { spies, spyOn } from "tinyspy";
+import { usageError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
-import { inputFirst, type CallShape } from "./call-shapes.js";
-import { currentTurnContext } from "./turn-context.js";
+import { isThenable, settle } from "../base/settle.js";
+import type { ExecutorHandle } from "../pipeline/caught.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import type { Terminal } from "../pipeline/types.js";
+import { type CallShape, inputFirst } from "./call-shapes.js";
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
 /** One patched executor: the spy on `owner[key]`, shared by every session that registered it. */
 export interface Executor extends ExecutorHandle {
-  /** The sessions holding it, with how many registrations each has. */
-  readonly holders: Map<InteractionHost, number>;
+  /** The sessions holding it (by their tools), with how many registrations each has. */
+  readonly holders: Map<object, number>;
   /** Whether the executor returns promises: an `async` function, an AI SDK `execute`, or one seen returning a promise. */
   async: boolean;
   readonly restore: () => void;
@@ -24,15 +25,16 @@ const executors = globalSingleton("executors", () => new WeakMap<object, Map<str
 
 /**
  * Patches `owner[key]` in place with a tinyspy spy, so code that already holds `owner` is caught. A call made
- * inside a session's turn goes to that session (which decides what answers it); any other call runs the
- * original function untouched. Returns the executor; `release` undoes one hold, and the last restores it.
+ * inside a session's turn goes to that session's pipeline (which decides what answers it); any other call
+ * runs the original function untouched. Returns the executor; `release` undoes one hold, and the last
+ * restores it.
  */
 export function holdExecutor(
   owner: object,
   key: string,
   label: string,
   async: boolean,
-  host: InteractionHost,
+  holder: object,
   shape: CallShape = inputFirst,
 ): Executor {
   let byKey = executors.get(owner);
@@ -42,21 +44,22 @@ export function holdExecutor(
   }
   let executor = byKey.get(key);
   if (executor === undefined) executor = patch(owner, key, label, async, byKey, shape);
-  executor.holders.set(host, (executor.holders.get(host) ?? 0) + 1);
+  executor.holders.set(holder, (executor.holders.get(holder) ?? 0) + 1);
   return executor;
 }
 
-/** Releases every hold `host` has on `executor`; the last release restores the original function. */
-export function releaseExecutor(executor: Executor, host: InteractionHost): void {
-  executor.holders.delete(host);
+/** Releases every hold `holder` has on `executor`; the last release restores the original function. */
+export function releaseExecutor(executor: Executor, holder: object): void {
+  executor.holders.delete(holder);
   if (executor.holders.size === 0) executor.restore();
 }
 
 function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>, shape: CallShape): Executor {
   const descriptor = Object.getOwnPropertyDescriptor(owner, key);
   if (descriptor !== undefined && !descriptor.configurable && !descriptor.writable) {
-    throw new TypeError(
-      `[tooltrace] cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?). Pass tools whose executors can be replaced.`,
+    throw usageError(
+      `cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?).`,
+      "pass tools whose executors can be replaced.",
     );
   }
   const original = (owner as Record<string, AnyFunction>)[key] as AnyFunction;
@@ -66,6 +69,10 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
     async,
     restore: () => {
       spy.restore();
+      // tinyspy keeps every spy it made in a set of its own, with its calls and results (and, through their
+      // promises, the async context of the turn that made them): a restored spy must hold nothing.
+      spy.reset();
+      spies.delete(spy);
       byKey.delete(key);
     },
   };
@@ -74,6 +81,7 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
     if (spy.callCount >= 1024) spy.reset();
     const context = currentTurnContext();
     if (context === undefined) return original.apply(this, args);
+    const caughtInput = shape.input(args);
     const terminal: Terminal = {
       source: REAL,
       live: true,
@@ -83,7 +91,6 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
         return result;
       },
     };
-    const caughtInput = shape.input(args);
     const caught = {
       kind: "tool",
       executor,
@@ -92,16 +99,15 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
       toolName: shape.toolName?.(args),
       traced: shape.traced,
     } as const;
-    if (!executor.async) return context.host.handle(context, caught, terminal);
+    if (!executor.async) return context.pipeline.tool(context, caught, terminal);
     // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
-    let answer: unknown;
-    try {
-      const result = context.host.handle(context, caught, terminal);
-      answer = isThenable(result) ? result : Promise.resolve(result);
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    return shape.deliver ? shape.deliver(answer) : answer;
+    const answer = settle(
+      () => context.pipeline.tool(context, caught, terminal),
+      (value) => value,
+      (error) => Promise.reject(error),
+    );
+    const promised = isThenable(answer) ? answer : Promise.resolve(answer);
+    return shape.deliver ? shape.deliver(promised) : promised;
   });
   byKey.set(key, executor);
   return executor;

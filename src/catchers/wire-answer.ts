@@ -1,31 +1,20 @@
-import type { InteractionHost, TurnContext } from "../pipeline/caught.js";
-import { catchModelCall } from "./model-call.js";
-import { resolveRoute } from "./routes.js";
-import { currentTurnContext } from "./turn-context.js";
-import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
+import { message, TooltraceError } from "../base/errors.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
-import type { Mutable } from "../trace/records.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { ModelCall } from "../trace/types.js";
-import { anthropicMessages } from "../wire/anthropic-messages.js";
-import {
-  ERROR_STATUS,
-  WireRequestError,
-  type DecodedRequest,
-  type WireApi,
-  type WireCodec,
-  type WireErrorKind,
-  type WireMemory,
-  emptyMemory,
-} from "../wire/codec.js";
-import { openaiChat } from "../wire/openai-chat.js";
-import { openaiResponses } from "../wire/openai-responses.js";
+import type { DecodedRequest, WireApi, WireCodec } from "../wire/codec.js";
+import { WireRequestError } from "../wire/codec.js";
+import { codecsFor } from "../wire/codecs.js";
+import { errorResponse, replyResponse } from "../wire/http-replies.js";
+import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
+import { answerOtherPath } from "../wire/other-paths.js";
+import { forwardToUpstream, rawReplyOf, UpstreamError, upstreamUrl } from "../wire/upstream.js";
+import { answerOutsideSession, modelTerminal, openModelCall } from "./model-call.js";
+import { resolveRoute } from "./routes.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
-import { forwardToUpstream, rawReplyOf, upstreamUrl, UpstreamError } from "../wire/upstream.js";
-import { TooltraceError } from "../base/errors.js";
-
-/** Every codec, in the order their endpoint paths are tried. */
-export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
 
 /** Options of {@link createLlmAnswer}. */
 export interface LlmAnswerOptions {
@@ -49,7 +38,7 @@ export interface LlmAnswer {
   answer(request: Request): Promise<Response>;
   /** The codec serving this URL path, if any. */
   codecFor(pathname: string): WireCodec | undefined;
-  /** Every model call answered, in order, also those made outside a session. */
+  /** The last {@link MAX_JOURNAL} model calls answered, in order, also those made outside a session. */
   readonly calls: readonly ModelCall[];
   readonly responder: Responder;
 }
@@ -62,33 +51,46 @@ export interface AgentProcessOptions {
   readonly wireTools?: WireToolCalls;
 }
 
-/** At most this many stored items and responses per session (Responses `item_reference`), oldest first out. */
-const MAX_REMEMBERED = 10_000;
+/** How many answered calls `calls` keeps, newest last: a long-lived wire server must not grow without bound. */
+export const MAX_JOURNAL = 1000;
 
 /**
  * The wire mock without a transport: `answer(Request): Promise<Response>` with the providers' JSON and
  * server-sent events. The MSW handlers and a `node:http` server both serve it.
+ *
+ * @example
+ * ```ts
+ * const llm = createLlmAnswer({ respond: ({ lastUserMessage }) => `Echo: ${lastUserMessage}` });
+ * const server = await serveOnLoopback(llm.answer);
+ * ```
  */
 export function createLlmAnswer(options: LlmAnswerOptions = {}): LlmAnswer {
-  return createAnswer(options);
+  return answering(options, undefined);
 }
 
-/** {@link createLlmAnswer}, also for the proxy in front of one agent process (the CLI adapters). */
-export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: AgentProcessOptions): LlmAnswer {
+/** The wire mock in front of one agent process (a CLI's proxy): every request belongs to its turn. */
+export function createAgentProcessAnswer(agentProcess: AgentProcessOptions): LlmAnswer {
+  return answering({}, agentProcess);
+}
+
+function answering(options: LlmAnswerOptions, agentProcess: AgentProcessOptions | undefined): LlmAnswer {
   const responder = isResponder(options.respond) ? options.respond : createResponder(options.respond as MockModelInput | undefined);
   const calls: ModelCall[] = [];
-  const apis = new Set(options.apis ?? CODECS.map((codec) => codec.api));
-  const codecs = CODECS.filter((codec) => apis.has(codec.api));
+  const journal = (call: ModelCall) => {
+    calls.push(call);
+    if (calls.length > MAX_JOURNAL) calls.splice(0, calls.length - MAX_JOURNAL);
+  };
+  const codecs = codecsFor(options.apis);
   const models = options.models ? new Set(options.models) : undefined;
   // What a Responses conversation may reference, kept per session (and once for calls outside any session).
-  const memories = new WeakMap<InteractionHost, WireMemory>();
+  const memories = new WeakMap<Pipeline, WireMemory>();
   const outside = emptyMemory();
   const memoryFor = (context: TurnContext | undefined): WireMemory => {
     if (context === undefined) return outside;
-    let memory = memories.get(context.host);
+    let memory = memories.get(context.pipeline);
     if (memory === undefined) {
       memory = emptyMemory();
-      memories.set(context.host, memory);
+      memories.set(context.pipeline, memory);
     }
     return memory;
   };
@@ -99,151 +101,175 @@ export function createAnswer(options: LlmAnswerOptions = {}, agentProcess?: Agen
     responder,
     codecFor,
     async answer(request) {
-      const url = new URL(request.url);
-      const { target, path } = resolveRoute(url.pathname);
+      const { target, path } = resolveRoute(new URL(request.url).pathname);
       const codec = codecFor(path);
-      if (codec === undefined || request.method !== "POST") return otherPath(request, path, models);
-      if (target !== undefined && "problem" in target) return error(codec, "mock_failed", `[tooltrace] ${target.problem}`);
+      if (codec === undefined || request.method !== "POST") return answerOtherPath(request, path, models);
+      if (target !== undefined && "problem" in target) return errorResponse(codec, "mock_failed", message(target.problem));
       const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
       responses += 1;
-      const wireTools = agentProcess?.wireTools;
-      return answerWith(codec, request, path, {
+      const exchange: Exchange = {
+        codec,
+        request,
+        path,
         responder,
         models,
-        calls,
+        journal,
         responseNumber: responses,
         context,
         memory: memoryFor(context),
         proxied: agentProcess !== undefined || target !== undefined,
-        ...(wireTools ? { wireTools } : {}),
-      });
+        wireTools: agentProcess?.wireTools,
+      };
+      return answerModelRequest(exchange);
     },
   };
 }
 
-interface AnswerState {
+/** One model request on the wire, with what answering it needs. */
+interface Exchange {
+  readonly codec: WireCodec;
+  readonly request: Request;
+  /** The request's path without a route token, as the client's SDK built it. */
+  readonly path: string;
   readonly responder: Responder;
   readonly models: ReadonlySet<string> | undefined;
-  readonly calls: ModelCall[];
+  readonly journal: (call: ModelCall) => void;
   readonly responseNumber: number;
   readonly context: TurnContext | undefined;
   readonly memory: WireMemory;
   /** The request came to a loopback server (a CLI's proxy, a session's route), not to the provider's own URL. */
   readonly proxied: boolean;
   /** For an agent in another process: its tool calls, caught in the model's replies. */
-  readonly wireTools?: WireToolCalls;
+  readonly wireTools: WireToolCalls | undefined;
 }
 
-async function answerWith(codec: WireCodec, request: Request, path: string, state: AnswerState): Promise<Response> {
-  let body: unknown;
+async function answerModelRequest(exchange: Exchange): Promise<Response> {
+  const { codec, request } = exchange;
   const text = await request.text();
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return error(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
+    return errorResponse(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
   }
   if (body !== null && typeof body === "object" && !("model" in body)) {
-    const deployment = /\/deployments\/([^/]+)\//.exec(new URL(request.url).pathname)?.[1];
-    if (deployment) body = { ...body, model: decodeURIComponent(deployment) };
+    const model = codec.modelFromUrl?.(new URL(request.url));
+    if (model !== undefined) body = { ...body, model };
   }
-  let decoded;
+  let decoded: DecodedRequest;
   try {
-    decoded = codec.decode(body, state.memory);
+    decoded = codec.decode(body, exchange.memory);
   } catch (cause) {
-    if (cause instanceof WireRequestError) return error(codec, cause.kind, cause.message, cause.param);
+    if (cause instanceof WireRequestError) return errorResponse(codec, cause.kind, cause.message, cause.param);
     throw cause;
   }
-  if (state.models && !state.models.has(decoded.model)) {
-    return error(
-      codec,
-      "not_found",
-      codec.api === "anthropic.messages"
-        ? `model: ${decoded.model}`
-        : `The model \`${decoded.model}\` does not exist or you do not have access to it.`,
-    );
-  }
-  // The record (in a session's log, or made outside one) keeps the status the client gets.
-  let record: Mutable<ModelCall> | undefined;
-  const sent = (response: Response): Response => {
-    if (record?.http) record.http = { ...record.http, statusCode: response.status };
-    return response;
+  if (exchange.models && !exchange.models.has(decoded.model)) return errorResponse(codec, "not_found", codec.modelNotFound(decoded.model));
+  const caught = {
+    provider: codec.api,
+    model: decoded.model,
+    streamed: decoded.stream,
+    request: decoded.view,
+    http: { method: request.method, url: request.url },
   };
-  const upstream = state.context?.host.upstream;
-  const live =
-    upstream === undefined
-      ? undefined
-      : (view: MockModelRequest) => {
-          // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
-          if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
-            return Promise.reject(
-              new TooltraceError(
-                "this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`.",
-              ),
-            );
-          }
-          // After a replayed prefix, a stateful conversation points at what the cassette's replies were called here.
-          if (refersToIssued(decoded.body, state.memory.issued)) {
-            return Promise.reject(
-              new TooltraceError(
-                "this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette.",
-              ),
-            );
-          }
-          return forwardToUpstream(
-            codec.api,
-            upstreamUrl(upstream, codec.api, request.url, path, state.proxied),
-            request.headers,
-            text,
-            decoded.stream,
-            request.signal,
-          );
-        };
-  const ask = (view: MockModelRequest) =>
-    catchModelCall(
-      state.context?.host.responder ?? state.responder,
-      {
-        provider: codec.api,
-        model: decoded.model,
-        streamed: decoded.stream,
-        request: view,
-        http: { method: request.method, url: request.url },
-        onRecord: (call) => {
-          record = call as Mutable<ModelCall>;
-          state.calls.push(call);
-        },
-      },
-      codec.idPrefix,
-      state.context,
-      live,
-    );
-  let reply;
-  try {
-    const { wireTools, context } = state;
-    if (wireTools === undefined || context === undefined) {
-      reply = await ask(decoded.view);
-    } else {
-      const view = await wireTools.prepare(decoded.view);
-      reply = await wireTools.settle(context, decoded.view, view, await ask(view), ask);
+  const { context } = exchange;
+  if (context === undefined) {
+    const outside = answerOutsideSession(exchange.responder, caught, codec.idPrefix);
+    const response = await respond(exchange, decoded, () => outside.reply);
+    const record = await outside.record;
+    exchange.journal({ ...record, http: { ...caught.http, statusCode: response.status } });
+    return response;
+  }
+  const responder = context.pipeline.responder ?? exchange.responder;
+  const live = liveModel(exchange, context.pipeline, decoded, text);
+  const ask = (view: MockModelRequest) => {
+    const call = openModelCall(context, { ...caught, request: view });
+    exchange.journal(call.record);
+    return { call, reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(live ? { live } : {}) })) };
+  };
+  const sent: { call?: ReturnType<typeof ask>["call"] } = {};
+  const response = await respond(exchange, decoded, async () => {
+    const { wireTools } = exchange;
+    if (wireTools === undefined) {
+      const first = ask(decoded.view);
+      sent.call = first.call;
+      return first.reply;
     }
+    const view = await wireTools.prepare(decoded.view);
+    const first = ask(view);
+    sent.call = first.call;
+    return wireTools.settle(context, decoded.view, view, await first.reply, (next) => {
+      const again = ask(next);
+      sent.call = again.call;
+      return again.reply;
+    });
+  });
+  sent.call?.sent(response.status);
+  return response;
+}
+
+/** The client's answer: the reply encoded by the codec, the upstream's own answer, or the provider's error. */
+async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () => Promise<ResolvedReply>): Promise<Response> {
+  const { codec } = exchange;
+  let answered: ResolvedReply;
+  try {
+    answered = await reply();
   } catch (cause) {
     if (cause instanceof UpstreamError)
-      return sent(new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } }));
-    return sent(error(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause)));
+      return new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } });
+    return errorResponse(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
   }
   // A real model's reply that nothing in the chain replaced reaches the client as the upstream sent it.
-  const raw = rawReplyOf(reply);
+  const raw = rawReplyOf(answered);
   if (raw !== undefined) {
     // Later requests may reference what the upstream issued (Responses `item_reference`, `previous_response_id`).
-    codec.rememberUpstream?.(raw.body, raw.streamed, decoded, state.memory);
-    boundMemory(state.memory);
-    return sent(new Response(raw.body, { status: raw.status, headers: raw.headers }));
+    codec.rememberUpstream?.(raw.body, raw.streamed, decoded, exchange.memory);
+    boundMemory(exchange.memory);
+    return new Response(raw.body, { status: raw.status, headers: raw.headers });
   }
-  const id = responseId(codec, state.responseNumber);
+  const id = codec.responseId(exchange.responseNumber);
   if (codec.remember) {
-    codec.remember(reply, decoded, id, state.memory);
-    boundMemory(state.memory);
+    codec.remember(answered, decoded, id, exchange.memory);
+    boundMemory(exchange.memory);
   }
-  return sent(replyResponse(codec, reply, decoded, id));
+  return replyResponse(codec, answered, decoded, id);
+}
+
+/** The real model for a session with `upstream`: the client's own request, sent on as it came. */
+function liveModel(
+  exchange: Exchange,
+  pipeline: Pipeline,
+  decoded: DecodedRequest,
+  text: string,
+): ((view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
+  const { upstream } = pipeline;
+  if (upstream === undefined) return undefined;
+  const { codec, request } = exchange;
+  return (view) => {
+    // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
+    if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
+      return Promise.reject(
+        new TooltraceError(
+          "this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`.",
+        ),
+      );
+    }
+    // After a replayed prefix, a stateful conversation points at what the cassette's replies were called here.
+    if (refersToIssued(decoded.body, exchange.memory.issued)) {
+      return Promise.reject(
+        new TooltraceError(
+          "this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette.",
+        ),
+      );
+    }
+    return forwardToUpstream(
+      codec,
+      upstreamUrl(upstream, codec, request.url, exchange.path, exchange.proxied),
+      request.headers,
+      text,
+      decoded.stream,
+      request.signal,
+    );
+  };
 }
 
 /** A Responses request pointing at a response or an item the wire mock made up (while replaying), which no upstream knows. */
@@ -260,99 +286,6 @@ function refersToIssued(body: Readonly<Record<string, unknown>>, ids: ReadonlySe
         issued((item as { id?: unknown }).id),
     )
   );
-}
-
-function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): Response {
-  if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, providerHeaders(codec.api));
-  const encoder = new TextEncoder();
-  const events = codec.encodeStream(reply, decoded, id);
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const event of events) controller.enqueue(encoder.encode(event));
-      controller.close();
-    },
-  });
-  return new Response(stream, {
-    headers: { ...providerHeaders(codec.api), "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-  });
-}
-
-/**
- * Every other path on a provider's host gets the provider's own answer, so nothing goes out by accident:
- * `HEAD`/`GET` of the base (a client's connectivity check), the models list, a token count, or a 404.
- */
-async function otherPath(request: Request, path: string, models: ReadonlySet<string> | undefined): Promise<Response> {
-  const anthropic = /\/messages(\/|$)/.test(path) || request.headers.has("anthropic-version") || request.headers.has("x-api-key");
-  const api: WireApi = anthropic ? "anthropic.messages" : "openai.chat";
-  const codec = anthropic ? anthropicMessages : openaiChat;
-  const headers = providerHeaders(api);
-  const trimmed = path.replace(/\/+$/, "");
-  if (trimmed === "" || trimmed === "/v1")
-    return request.method === "HEAD" ? new Response(null, { status: 200, headers }) : jsonResponse({}, 200, headers);
-  const model = /\/models\/([^/]+)$/.exec(trimmed)?.[1];
-  if (request.method === "GET" && (trimmed.endsWith("/models") || model !== undefined)) {
-    const ids = [...(models ?? [])];
-    const entry = (id: string) =>
-      anthropic
-        ? { type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }
-        : { id, object: "model", created: 1_700_000_000, owned_by: "tooltrace" };
-    if (model !== undefined) {
-      const id = decodeURIComponent(model);
-      if (models !== undefined && !models.has(id))
-        return error(codec, "not_found", anthropic ? `model: ${id}` : `The model '${id}' does not exist`);
-      return jsonResponse(entry(id), 200, headers);
-    }
-    const data = ids.map(entry);
-    return jsonResponse(
-      anthropic ? { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null } : { object: "list", data },
-      200,
-      headers,
-    );
-  }
-  if (request.method === "POST" && trimmed.endsWith("/messages/count_tokens")) {
-    try {
-      const view = anthropicMessages.decode(JSON.parse(await request.text()), emptyMemory()).view;
-      return jsonResponse({ input_tokens: estimateTokens(promptCharacters(view)) }, 200, headers);
-    } catch (cause) {
-      return error(codec, "invalid_request", cause instanceof Error ? cause.message : String(cause));
-    }
-  }
-  const message = anthropic ? "Not Found" : `Invalid URL (${request.method} ${path})`;
-  return error(
-    codec,
-    "not_found",
-    `${message}. tooltrace's wire mock answers POST ${anthropic ? "/v1/messages" : "/v1/chat/completions and /v1/responses"}, GET /v1/models and /v1/messages/count_tokens.`,
-  );
-}
-
-/** Keeps the newest `MAX_REMEMBERED` of each kind of remembered thing. */
-function boundMemory(memory: WireMemory): void {
-  for (const remembered of [memory.items, memory.responses, memory.issued]) {
-    while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
-  }
-}
-
-function error(codec: WireCodec, kind: WireErrorKind, message: string, param?: string): Response {
-  // `x-should-retry: false` stops the official SDKs from retrying a mock's deliberate error.
-  return jsonResponse(codec.errorBody(kind, message, param), ERROR_STATUS[kind], {
-    ...providerHeaders(codec.api),
-    "x-should-retry": "false",
-  });
-}
-
-function jsonResponse(body: unknown, status: number, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "content-type": "application/json" } });
-}
-
-function providerHeaders(api: WireApi): Record<string, string> {
-  return api === "anthropic.messages" ? { "request-id": "req_tooltrace" } : { "x-request-id": "req_tooltrace" };
-}
-
-function responseId(codec: WireCodec, n: number): string {
-  const serial = String(n).padStart(6, "0");
-  if (codec.api === "anthropic.messages") return `msg_tooltrace${serial}`;
-  if (codec.api === "openai.chat") return `chatcmpl-tooltrace${serial}`;
-  return `resp_tooltrace${serial}`;
 }
 
 function isResponder(value: unknown): value is Responder {

@@ -1,8 +1,9 @@
 import type { TurnContext } from "../pipeline/caught.js";
-import { isThenable } from "../pipeline/chain-call.js";
+import { settle } from "../base/settle.js";
 import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
+import { message } from "../base/errors.js";
 
 /** What became of one tool call: what the model sees as its result. */
 interface Outcome {
@@ -100,7 +101,9 @@ export class WireToolCalls {
       }
       if (round >= MAX_HIDDEN_ROUNDS) {
         throw new Error(
-          `[tooltrace] the model made tool calls ${MAX_HIDDEN_ROUNDS} times in a row that tooltrace answered without the agent (stubs, middleware, strict mode); is the mock model looping?`,
+          message(
+            `the model made tool calls ${MAX_HIDDEN_ROUNDS} times in a row that tooltrace answered without the agent (stubs, middleware, strict mode); is the mock model looping?`,
+          ),
         );
       }
       const answered = await Promise.all(current.toolCalls.map((call) => this.calls.get(call.id)?.outcome));
@@ -156,19 +159,17 @@ export class WireToolCalls {
           reached(sentInput);
         }),
     };
-    let answer: unknown;
-    try {
-      answer = context.host.handle(
-        context,
-        { kind: "tool", executor: { label: name }, input, callId: id, toolName: name, wire: true },
-        terminal,
-      );
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    const outcome = (isThenable(answer) ? Promise.resolve(answer) : Promise.resolve(answer)).then(
-      (output): Outcome => ({ output, isError: false }),
-      (error: unknown): Outcome => ({ output: error instanceof Error ? error.message : String(error), isError: true }),
+    const outcome = Promise.resolve(
+      settle(
+        () =>
+          context.pipeline.tool(
+            context,
+            { kind: "tool", executor: { label: name }, input, callId: id, toolName: name, wire: true },
+            terminal,
+          ),
+        (output): Outcome => ({ output, isError: false }),
+        (error): Outcome => ({ output: error instanceof Error ? error.message : String(error), isError: true }),
+      ),
     );
     const wire = Object.assign(call, { outcome }) as WireCall;
     void outcome.then((settled) => (wire.settled = settled));
@@ -209,7 +210,7 @@ export class WireToolCalls {
   }
 
   private restoreMessage(message: MockModelMessage): MockModelMessage {
-    if (message.toolCalls !== undefined && message.toolCalls.some((call) => this.calls.has(call.id))) {
+    if (message.toolCalls?.some((call) => this.calls.has(call.id))) {
       const toolCalls = this.inGroups(
         message.toolCalls,
         (call, known) => ({ ...call, input: known?.input ?? call.input }),
@@ -217,7 +218,7 @@ export class WireToolCalls {
       );
       return { ...message, toolCalls };
     }
-    if (message.toolResults !== undefined && message.toolResults.some((result) => this.calls.has(result.id))) {
+    if (message.toolResults?.some((result) => this.calls.has(result.id))) {
       const toolResults = this.inGroups(
         message.toolResults,
         (result, known) => (known?.settled ? { ...result, output: known.settled.output, isError: known.settled.isError } : result),

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Agent } from "../session/types.js";
 import { cliAgent, type CliAgentOptions } from "./cli-agent.js";
+import { message } from "../base/errors.js";
 
 /** Options of {@link claudeCode}. */
 export interface ClaudeCodeOptions extends CliAgentOptions {
@@ -68,5 +69,5 @@ export function packageBin(name: string, file: string): string {
       // Not installed there.
     }
   }
-  throw new Error(`[tooltrace] ${name} is not installed: npm install --save-dev ${name}`);
+  throw new Error(message(`${name} is not installed.`, `npm install --save-dev ${name}`));
 }

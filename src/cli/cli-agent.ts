@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { markWireAgent } from "../catchers/wire-agent.js";
-import { currentTurnContext } from "../catchers/turn-context.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
 import { serveOnLoopback } from "../catchers/loopback-server.js";
-import { TooltraceError } from "../base/errors.js";
+import { message, TooltraceError } from "../base/errors.js";
 import type { Agent } from "../session/types.js";
-import { createAnswer } from "../catchers/wire-answer.js";
+import { createAgentProcessAnswer } from "../catchers/wire-answer.js";
 import { WireToolCalls } from "../catchers/wire-tool-calls.js";
 import { runProcess } from "./run-process.js";
 
@@ -55,7 +55,7 @@ export interface CliSpec {
  * middleware and strict mode apply to the CLI's own tools, and the trace is built from the wire.
  */
 export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<never> {
-  const agent: Agent<never> = async (message, { signal }) => {
+  const agent: Agent<never> = async (prompt, { signal }) => {
     const context = currentTurnContext();
     if (context === undefined)
       throw new TooltraceError(`${spec.name} runs only as a session's agent: createSession({ agent: ${spec.name}(), llm })`);
@@ -64,16 +64,16 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     mkdirSync(folders.cwd);
     mkdirSync(folders.home);
     const wireTools = new WireToolCalls();
-    const answer = createAnswer({}, { context, wireTools });
+    const answer = createAgentProcessAnswer({ context, wireTools });
     const server = await serveOnLoopback(answer.answer);
     try {
       await options.setup?.(folders);
       const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
-      const result = await runProcess(spec.command(options), spec.args(message, server.url, folders, options), {
+      const result = await runProcess(spec.command(options), spec.args(prompt, server.url, folders, options), {
         cwd: folders.cwd,
         env,
         signal,
-        ...(spec.promptOnStdin ? { stdin: message } : {}),
+        ...(spec.promptOnStdin ? { stdin: prompt } : {}),
       });
       signal.throwIfAborted();
       if (result.code !== 0) {
@@ -84,7 +84,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     } finally {
       wireTools.abandon(`${spec.name} ended before it sent this call's result`);
       await server.close();
-      if (options.keep) console.warn(`[tooltrace] ${spec.name}: kept the scratch folder ${root}`);
+      if (options.keep) console.warn(message(`${spec.name}: kept the scratch folder ${root}`));
       else rmSync(root, { recursive: true, force: true });
     }
   };

@@ -54,3 +54,15 @@ export interface HttpMock {
   readonly outcome?: HttpMockOutcome;
   readonly outcomes?: readonly HttpMockOutcome[];
 }
+
+/** What an HTTP mock matches against: the request as plain JSON. */
+export interface HttpRequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  /** Lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON when the body is JSON, else its text; `undefined` without a body. */
+  readonly body: unknown;
+}

@@ -1,3 +1,5 @@
+import { BoundedCache } from "../base/bounded-cache.js";
+
 /**
  * Whether `url` fits an HTTP mock's URL: a RegExp is tested against the whole URL; a string is a full URL or
  * an MSW-style pattern (`:param` is one path segment, `*` anything), compared without the query string; a
@@ -13,20 +15,16 @@ export function urlMatches(pattern: string | RegExp, url: string): boolean {
   return compiled(pattern).test(target);
 }
 
-const cache = new Map<string, RegExp>();
+const cache = new BoundedCache<string, RegExp>(1000);
 
 function compiled(pattern: string): RegExp {
-  let regexp = cache.get(pattern);
-  if (regexp === undefined) {
+  return cache.getOrCreate(pattern, () => {
     const withoutQuery = pattern.split("?")[0] ?? pattern;
     const source = withoutQuery
       .replace(/\/+$/, "")
       .split(/(:[A-Za-z_][A-Za-z0-9_]*|\*)/)
       .map((part) => (part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
       .join("");
-    regexp = new RegExp(`^${source}/?$`);
-    if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
-    cache.set(pattern, regexp);
-  }
-  return regexp;
+    return new RegExp(`^${source}/?$`);
+  });
 }

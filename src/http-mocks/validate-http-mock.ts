@@ -3,7 +3,7 @@ import { compileMatch } from "../stubs/compile-match.js";
 import type { MatchProgram } from "../stubs/match-program.js";
 import type { ToolStubMatch } from "../stubs/types.js";
 import { describe, isPlainObject, validateMatch } from "../stubs/validate-match.js";
-import type { HttpMock, HttpMockOutcome } from "./types.js";
+import type { HttpMockOutcome } from "./types.js";
 
 const MOCK_FIELDS = new Set(["id", "method", "url", "match", "outcome", "outcomes"]);
 const RESPONSE_FIELDS = new Set(["status", "json", "text", "headers", "delayMs"]);

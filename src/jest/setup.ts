@@ -5,7 +5,7 @@
  * running test's scope is set before each test.
  */
 import { matchers } from "../../matchers/all.js";
-import { resetCassetteWriters } from "../cassettes/cassette.js";
+import { resetCassetteWriters } from "../cassettes/writers.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";

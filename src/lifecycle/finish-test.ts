@@ -1,7 +1,6 @@
 import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
-import type { UnusedRulesPolicy } from "../session/types.js";
-import type { TooltraceTaskMeta } from "./test-report.js";
+import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 
 /** What a test runner does with the end-of-test findings. */

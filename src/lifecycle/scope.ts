@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../base/global-state.js";
 import type { TurnJson } from "../trace/turn-json.js";
+import type { UnusedRulesPolicy } from "./test-report.js";
 
 /** Anything a test scope closes when its test ends. */
 export interface ScopedSession {
@@ -16,7 +17,7 @@ export interface SessionReport {
   /** The turns in their JSON form (see `TurnJson`), made when asked: copying a long trace costs time. */
   turnsJson(): readonly TurnJson[];
   /** The session's own policy for unused rules, when it set one. */
-  readonly unusedRules?: "warn" | "error" | "ignore";
+  readonly unusedRules?: UnusedRulesPolicy;
   /** When a turn was still running as the session closed: what it was waiting on. */
   readonly stillRunning?: string;
   readonly strict: boolean;
@@ -61,14 +62,9 @@ export function currentScope(): TestScope | undefined {
   return state.storage.getStore() ?? state.active;
 }
 
-/** Runs `fn` (a whole test) inside `scope`, so concurrent tests each see their own. */
-export function runInScope<T>(scope: TestScope, fn: () => T): T {
-  return state.storage.run(scope, fn);
-}
-
-/** Makes `scope` the current one for the rest of this synchronous run and everything it starts. */
-export function enterScope(scope: TestScope | undefined): void {
-  state.storage.enterWith(scope as TestScope);
+/** Runs `fn` (a whole test) inside `scope`, so concurrent tests each see their own; `undefined` runs it outside any test. */
+export function runInScope<T>(scope: TestScope | undefined, fn: () => T): T {
+  return state.storage.run(scope as TestScope, fn);
 }
 
 /** Sets the scope for runners that run one test at a time and have no way to wrap it (Jest). */

@@ -1,4 +1,4 @@
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError, usageError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentScope, type TestScope } from "./scope.js";
 
@@ -16,7 +16,7 @@ const defaults = globalSingleton("strictDefaults", () => ({
  */
 export function useStrict(strict: boolean | undefined = true): void {
   if (strict !== undefined && typeof strict !== "boolean")
-    throw new TypeError(`[tooltrace] useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
+    throw usageError(`useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
   const scope = currentScope();
   if (scope === undefined) defaults.run = strict;
   else if (strict === undefined) defaults.tests.delete(scope);

@@ -1,3 +1,6 @@
+/** What to do with stub rules that no call used. */
+export type UnusedRulesPolicy = "warn" | "error" | "ignore";
+
 import type { TRACE_FORMAT_VERSION, TurnJson } from "../trace/turn-json.js";
 
 /**

@@ -1,4 +1,5 @@
 import type { Middleware } from "./types.js";
+import { usageError } from "../base/errors.js";
 
 /** Options of {@link grader}. */
 export interface GraderOptions {
@@ -37,8 +38,7 @@ export interface GraderResult {
  */
 export function grader(options: GraderOptions): Middleware {
   const by = options.by ?? "contains";
-  if (by !== "contains" && by !== "llm")
-    throw new TypeError(`[tooltrace] grader({ by }): use "contains" or "llm", got ${JSON.stringify(by)}.`);
+  if (by !== "contains" && by !== "llm") throw usageError(`grader({ by }): use "contains" or "llm", got ${JSON.stringify(by)}.`);
   return {
     name: options.name ?? "grader",
     async afterEval({ message, answer, ctx }): Promise<GraderResult> {

@@ -1,4 +1,5 @@
 import type { Middleware } from "./types.js";
+import { usageError } from "../base/errors.js";
 
 /** Options of {@link scrubber}. */
 export interface ScrubberOptions {
@@ -30,7 +31,7 @@ export interface ScrubberResult {
 export function scrubber(options: ScrubberOptions): Middleware {
   const name = options.name ?? "scrubber";
   if (!Array.isArray(options.remove) || options.remove.some((item) => typeof item !== "string" || item === "")) {
-    throw new TypeError(`[tooltrace] scrubber({ remove }): \`remove\` must list non-empty strings (ids or text to hide).`);
+    throw usageError(`scrubber({ remove }): \`remove\` must list non-empty strings (ids or text to hide).`);
   }
   const key = `${name}.removed`;
   return {

@@ -1,5 +1,3 @@
-import { isThenable } from "../pipeline/chain-call.js";
-import type { Step, StepContext } from "../pipeline/types.js";
 import { TooltraceError } from "../base/errors.js";
 import type { ToolCall, Turn } from "../trace/types.js";
 import type { MaybePromise, Middleware, MiddlewareContext } from "./types.js";
@@ -19,13 +17,6 @@ export interface MiddlewareHost {
 export class MiddlewareAbort extends TooltraceError {
   override readonly name = "MiddlewareAbort";
 }
-
-/** Thrown by `fail(error)` in `onToolCall`: the call fails with `error`, as if the tool had thrown it. */
-class CallFailure {
-  constructor(readonly error: Error) {}
-}
-
-const PASSED_ON = Symbol("passed on");
 
 /** The middleware of one turn: their shared `data`, the `afterEval` results, and each phase run in order. */
 export class TurnMiddleware {
@@ -67,63 +58,8 @@ export class TurnMiddleware {
     }
   }
 
-  /** One middleware's `onToolCall` around one tool call, as a step of the chain. */
-  toolCall(
-    middleware: Middleware,
-    onToolCall: NonNullable<Middleware["onToolCall"]>,
-    ctx: StepContext,
-    next: (input?: unknown) => unknown,
-  ): unknown {
-    const source = { kind: "middleware", name: middleware.name } as const;
-    let handled: { value: unknown } | undefined;
-    let toolError: unknown = PASSED_ON;
-    const handler = (...input: unknown[]): unknown => {
-      if (handled !== undefined)
-        throw new TooltraceError(`middleware "${middleware.name}" called handler twice for ${ctx.name}; call it at most once.`);
-      const entry = { value: undefined as unknown };
-      handled = entry;
-      const failed = (error: unknown): never => {
-        toolError = error;
-        throw error;
-      };
-      let result: unknown;
-      try {
-        result = input.length === 0 ? next() : next(input[0]);
-      } catch (error) {
-        failed(error);
-      }
-      if (!isThenable(result)) return (entry.value = result);
-      return Promise.resolve(result).then((value) => (entry.value = value), failed);
-    };
-    const settle = (value: unknown): unknown => {
-      if (handled === undefined) return ctx.answer(value, source);
-      // Credited to this middleware in the trace when the agent sees something else than the tool answered.
-      return value === handled.value ? value : ctx.transform(value, () => value);
-    };
-    const fail = (error: unknown): never => {
-      if (error instanceof CallFailure) return ctx.fail(error.error, source);
-      if (error === toolError) throw error;
-      throw this.failure(middleware, "onToolCall", error);
-    };
-    let out: unknown;
-    try {
-      out = onToolCall({
-        tool: ctx.name,
-        input: ctx.input,
-        callId: ctx.record.kind === "tool" ? ctx.record.id : "",
-        handler,
-        fail: (error) => {
-          throw new CallFailure(typeof error === "string" ? new Error(error) : error);
-        },
-        ctx: this.context(middleware),
-      });
-    } catch (error) {
-      return fail(error);
-    }
-    return isThenable(out) ? Promise.resolve(out).then(settle, fail) : settle(out);
-  }
-
-  private context(middleware: Middleware): MiddlewareContext {
+  /** What `middleware` sees of this turn in each of its phases. */
+  context(middleware: Middleware): MiddlewareContext {
     return {
       sessionName: this.host.name,
       turnIndex: this.turnIndex,
@@ -147,7 +83,7 @@ export class TurnMiddleware {
   }
 
   /** What a phase threw, as the turn's failure: an abort stays one; anything else fails the test, naming the middleware. */
-  private failure(middleware: Middleware, phase: string, error: unknown): Error {
+  failure(middleware: Middleware, phase: string, error: unknown): Error {
     if (error instanceof MiddlewareAbort) return error;
     const message = `middleware "${middleware.name}" threw in ${phase}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     this.host.violation(message, this.turnIndex);
@@ -155,24 +91,4 @@ export class TurnMiddleware {
     this.host.abortTurn(this.turnIndex, failure);
     return failure;
   }
-}
-
-/**
- * The chain steps of the middleware with `onToolCall`, in declaration order. Each finds its turn's middleware
- * run by the call's turn; a call without one (a late call, after its turn ended) passes through.
- */
-export function middlewareSteps(list: readonly Middleware[], runOf: (turnIndex: number) => TurnMiddleware | undefined): Step[] {
-  return list.flatMap((middleware) => {
-    const onToolCall = middleware.onToolCall?.bind(middleware);
-    if (onToolCall === undefined) return [];
-    return [
-      {
-        name: middleware.name,
-        run: (ctx: StepContext, next: (input?: unknown) => unknown) => {
-          const run = ctx.kind === "tool" ? runOf(ctx.record.turnIndex) : undefined;
-          return run === undefined ? next() : run.toolCall(middleware, onToolCall, ctx, next);
-        },
-      },
-    ];
-  });
 }

@@ -1,4 +1,4 @@
-import { qualify } from "../catchers/subagent.js";
+import { qualify } from "../trace/paths.js";
 import type { MockModelRequest, MockModelToolResult } from "../model/types.js";
 import type { ModelCall } from "../trace/types.js";
 

@@ -1,19 +1,26 @@
-import { stubStep } from "./steps/stub-step.js";
-import { strictStep } from "./steps/strict-step.js";
+import type { Cassette } from "../cassettes/cassette.js";
+import type { HttpMockSet } from "../http-mocks/mock-set.js";
+import type { TurnMiddleware } from "../middleware/turn-middleware.js";
+import type { Middleware } from "../middleware/types.js";
 import type { RuleSet } from "../stubs/rule-set.js";
+import { cassetteStep } from "./steps/cassette-step.js";
+import { httpMockStep } from "./steps/http-mock-step.js";
+import { middlewareSteps } from "./steps/middleware-step.js";
+import { strictStep } from "./steps/strict-step.js";
+import { stubStep } from "./steps/stub-step.js";
 import type { Step } from "./types.js";
 
-/** What a session's chain is made of, in the order the steps run. */
+/** What a session's chain is made of. */
 export interface ChainParts {
-  /** Steps given to the session (and, later, the plugin's middleware): they see every call first. */
+  /** The run's middleware, then the session's, and the middleware run of each turn still running. */
+  readonly middleware: readonly Middleware[];
+  readonly turnMiddleware: (turnIndex: number) => TurnMiddleware | undefined;
+  /** Steps given to the session: they see every call, after the middleware. */
   readonly steps?: readonly Step[];
-  /** The session's stub rules. */
   readonly rules: RuleSet;
-  /** The session's HTTP mocks, beside the stubs. */
-  readonly httpMocks?: Step;
-  /** The session's cassette, after the stubs and mocks. */
-  readonly cassette?: Step;
-  /** Strict mode: nothing that would go live runs. */
+  readonly httpMocks: HttpMockSet;
+  readonly cassette: Cassette | undefined;
+  /** Strict mode refuses what would go live (a recording session lets the real thing run, strict or not). */
   readonly strict: boolean;
 }
 
@@ -21,14 +28,15 @@ export interface ChainParts {
  * The order of the chain, outermost first. Recording wraps all of it (it is the chain itself: see
  * `ChainCall.run`), so the trace holds what the agent finally saw:
  *
- *   record → the session's steps (middleware) → stubs and HTTP mocks → cassette → strict → the real thing
+ *   record → middleware → the session's steps → stubs and HTTP mocks → cassette → strict → the real thing
  */
 export function buildSteps(parts: ChainParts): readonly Step[] {
   return [
+    ...middlewareSteps(parts.middleware, parts.turnMiddleware),
     ...(parts.steps ?? []),
     stubStep(parts.rules),
-    ...(parts.httpMocks ? [parts.httpMocks] : []),
-    ...(parts.cassette ? [parts.cassette] : []),
+    ...(parts.httpMocks.size > 0 ? [httpMockStep(parts.httpMocks)] : []),
+    ...(parts.cassette ? [cassetteStep(parts.cassette)] : []),
     ...(parts.strict ? [strictStep] : []),
   ];
 }

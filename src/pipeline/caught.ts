@@ -1,8 +1,8 @@
-import type { Responder } from "../model/responder.js";
-import type { HttpRequestView } from "./steps/http-mock-step.js";
+import type { HttpRequestView } from "../http-mocks/types.js";
 import type { MockModelRequest } from "../model/types.js";
-import type { HttpExchange, ModelCall } from "../trace/types.js";
-import type { Terminal } from "./types.js";
+import type { TurnRecord } from "../trace/records.js";
+import type { HttpExchange } from "../trace/types.js";
+import type { Pipeline } from "./pipeline.js";
 
 /** A patched executor, as the catchers know it: the key the session looks its tool up by. */
 export interface ExecutorHandle {
@@ -36,8 +36,6 @@ export interface CaughtModelCall {
   readonly streamed: boolean;
   readonly request: MockModelRequest;
   readonly http?: HttpExchange;
-  /** Called with the record once it exists (the wire mock keeps a list of every call it answered). */
-  readonly onRecord?: (record: ModelCall) => void;
 }
 
 /** An HTTP exchange that is not an LLM call, as the MSW catcher caught it. */
@@ -51,31 +49,10 @@ export interface CaughtHttpCall {
 
 export type Caught = CaughtToolCall | CaughtModelCall | CaughtHttpCall;
 
-/** Whoever handles caught interactions: a session. The catchers know nothing else of it. */
-export interface InteractionHost {
-  /** Runs one caught interaction through the session's chain and returns what the caller must see. */
-  handle(context: TurnContext, caught: Caught, terminal: Terminal): unknown;
-  /** The session's own mock model for the LLM wire, when it has one (`createSession({ llm })`). */
-  readonly responder?: Responder;
-  /** Where the session's model calls on the wire go when no mock model answers them (`createSession({ upstream })`). */
-  readonly upstream?: true | string;
-  /**
-   * The session's seed (`createSession({ seed })`) and the number of this model call in the session, for the
-   * mock model's responders: the same seed gives the same numbers however many sessions share a model.
-   */
-  nextModelSeed?(): { readonly seed: number | undefined; readonly call: number };
-  /**
-   * A request seen below every catcher (Node's `fetch` dispatcher) during a turn: it skipped MSW. Returns the
-   * refusal when the session lets nothing unseen out (strict mode), after recording and reporting it.
-   */
-  uncaught?(context: TurnContext, method: string, url: string): string | undefined;
-}
-
-/** What is running right now, as seen from inside the agent's code. */
+/** What is running right now, as seen from inside the agent's code: the pipeline its calls go to. */
 export interface TurnContext {
-  readonly host: InteractionHost;
-  /** Opaque to the catchers: the session's turn. */
-  readonly turn: object;
+  readonly pipeline: Pipeline;
+  readonly turn: TurnRecord;
   /** The subagent path active here; `[]` for the root agent. */
   readonly path: readonly string[];
   /** The `seq` of the tool call whose real executor is running here, if any. */

@@ -1,4 +1,5 @@
 import { TooltraceError } from "../base/errors.js";
+import type { SessionLog } from "../trace/log.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { AgentReply } from "./types.js";
 
@@ -6,22 +7,18 @@ import type { AgentReply } from "./types.js";
  * Writes an agent's reply into its turn and returns the messages the turn adds to the history: the
  * agent's own, or a user and an assistant message when it returned only text.
  */
-export function applyReply<TMessage>(turn: TurnRecord, message: string, reply: AgentReply<TMessage>): TMessage[] {
+export function applyReply<TMessage>(log: SessionLog, turn: TurnRecord, message: string, reply: AgentReply<TMessage>): TMessage[] {
   if (typeof reply === "string") {
-    turn.text = reply;
-    turn.assistantTexts = reply === "" ? [] : [reply];
+    log.answer(turn, reply, reply === "" ? [] : [reply], undefined);
     return [{ role: "user", content: message } as TMessage, { role: "assistant", content: reply } as TMessage];
   }
   if (reply === null || typeof reply !== "object" || typeof reply.text !== "string") {
     throw new TooltraceError(`the agent returned ${String(reply)}; an agent returns the reply text or { text, messages? }.`);
   }
-  turn.text = reply.text;
-  turn.assistantTexts = [...(reply.assistantTexts ?? (reply.text === "" ? [] : [reply.text]))];
-  if (reply.usage) {
-    const inputTokens = reply.usage.inputTokens ?? 0;
-    const outputTokens = reply.usage.outputTokens ?? 0;
-    turn.reportedUsage = { inputTokens, outputTokens, totalTokens: reply.usage.totalTokens ?? inputTokens + outputTokens };
-  }
+  const inputTokens = reply.usage?.inputTokens ?? 0;
+  const outputTokens = reply.usage?.outputTokens ?? 0;
+  const usage = reply.usage ? { inputTokens, outputTokens, totalTokens: reply.usage.totalTokens ?? inputTokens + outputTokens } : undefined;
+  log.answer(turn, reply.text, [...(reply.assistantTexts ?? (reply.text === "" ? [] : [reply.text]))], usage);
   if (reply.messages) return [...reply.messages];
   return [{ role: "user", content: message } as TMessage, { role: "assistant", content: reply.text } as TMessage];
 }

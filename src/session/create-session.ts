@@ -1,11 +1,11 @@
 import { userCallSite } from "../base/call-site.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError, usageError } from "../base/errors.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { SessionImpl } from "./session.js";
 import type { Session, SessionOptions } from "./types.js";
 
-export { MAX_CALLS_PER_SESSION } from "./session.js";
+export { MAX_CALLS_PER_SESSION } from "../pipeline/pipeline.js";
 
 /**
  * Creates a session over an agent: checks the tools and stubs (throwing a `StubConfigError` before any
@@ -24,7 +24,12 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
   let session: SessionImpl<TMessage>;
   try {
     checkToolsGiven(options);
-    session = new SessionImpl(options, scope?.testName, scope?.testPath, scope?.sessions.size, scope?.test ?? scope?.testName);
+    session = new SessionImpl(options, {
+      testName: scope?.testName,
+      testPath: scope?.testPath,
+      indexInTest: scope?.sessions.size ?? 0,
+      test: scope?.test ?? scope?.testName,
+    });
   } catch (error) {
     const site = error instanceof StubConfigError ? userCallSite() : undefined;
     if (site !== undefined) (error as StubConfigError).message += `\n  Session created at ${site}`;
@@ -36,8 +41,7 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
 
 /** Stubs and strict mode promise what answers the agent's tools: without `tools` there is nothing to catch. */
 function checkToolsGiven<TMessage>(options: SessionOptions<TMessage>): void {
-  if (options === null || typeof options !== "object")
-    throw new TypeError("[tooltrace] createSession(options): pass { agent, tools?, stubs?, strict? }.");
+  if (options === null || typeof options !== "object") throw usageError("createSession(options): pass { agent, tools?, stubs?, strict? }.");
   if (options.tools !== undefined || options.subagents !== undefined || isWireAgent(options.agent)) return;
   const stubs = Array.isArray(options.stubs) && options.stubs.length > 0;
   if (!stubs && options.strict !== true) return;

@@ -8,6 +8,7 @@ import type { MockModelInput } from "../model/types.js";
 import type { ToolStub } from "../stubs/types.js";
 import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
 import type { SessionReport } from "../lifecycle/scope.js";
+import type { UnusedRulesPolicy } from "../lifecycle/test-report.js";
 
 /** What an agent function is given besides the user message. */
 export interface AgentContext<TMessage> {
@@ -39,8 +40,7 @@ export type Agent<TMessage = unknown> = (
   context: AgentContext<TMessage>,
 ) => AgentReply<TMessage> | Promise<AgentReply<TMessage>>;
 
-/** What to do with stub rules that no call used. */
-export type UnusedRulesPolicy = "warn" | "error" | "ignore";
+export type { UnusedRulesPolicy };
 
 /** Options of {@link createSession}. */
 export interface SessionOptions<TMessage = unknown> {

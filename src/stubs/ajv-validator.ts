@@ -1,12 +1,12 @@
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import { BoundedCache } from "../base/bounded-cache.js";
 import { lazyRequire } from "../base/lazy-require.js";
 import { compilePattern } from "./pattern/compile-pattern.js";
 
 const ajvModule = lazyRequire<typeof import("ajv/dist/2020.js")>("ajv/dist/2020.js");
 let shared: Ajv2020 | undefined;
-/** Validators by the JSON of their schema, shared by every session; past the bound the least recently used goes. */
-const compiled = new Map<string, ValidateFunction>();
-const MAX_COMPILED = 1000;
+/** Validators by the JSON of their schema, shared by every session. */
+const compiled = new BoundedCache<string, ValidateFunction>(1000);
 
 /** ajv's pattern engine: linear-time matching for every `pattern` (see `compilePattern`). */
 const regExp = Object.assign((pattern: string) => compilePattern(pattern), { code: "tooltraceLinearRegExp" });
@@ -26,24 +26,13 @@ function ajv(): Ajv2020 {
   return shared;
 }
 
-/** How many validators the cache holds now (for the benchmarks' memory check). */
-export function cachedValidatorCount(): number {
-  return compiled.size;
-}
-
 /** An ajv validator for a validated (sub)schema, compiled once per distinct schema in the process. */
 export function ajvValidator(schema: object): (value: unknown) => boolean {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    validate = ajv().compile(schema);
+  const run = compiled.getOrCreate(JSON.stringify(schema), () => {
+    const validate = ajv().compile(schema);
     // ajv keeps every compiled schema too; forget it there, or the bound here would not bound anything.
     ajv().removeSchema(schema);
-    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
-  } else {
-    compiled.delete(key);
-  }
-  compiled.set(key, validate);
-  const run = validate;
+    return validate;
+  });
   return (value) => run(value) === true;
 }

@@ -95,5 +95,5 @@ export function checkStubLimits(stubs: readonly unknown[]): void {
       );
     }
   };
-  stubs.forEach((rule, i) => visit(rule, i));
+  for (const [i, rule] of stubs.entries()) visit(rule, i);
 }

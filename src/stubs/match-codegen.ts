@@ -1,3 +1,4 @@
+import { BoundedCache } from "../base/bounded-cache.js";
 import { Op, TYPE_BITS, type Check, type MatchProgram, type Property } from "./match-program.js";
 import type { CompiledPattern } from "./pattern/compile-pattern.js";
 import { codePoints } from "./code-points.js";
@@ -6,8 +7,7 @@ import { interpretFirstMatch } from "./match-interpreter.js";
 /** The index of the first program an input passes, or -1. */
 export type FirstMatch = (input: unknown) => number;
 
-const MAX_CACHED = 500;
-const cache = new Map<string, FirstMatch>();
+const cache = new BoundedCache<string, FirstMatch>(500);
 /** Calls after which a rule list is compiled: a list called this often is worth a function of its own. */
 const COMPILE_AFTER = 64;
 
@@ -38,8 +38,10 @@ export function firstMatcher(key: string, programs: readonly MatchProgram[]): Fi
  * Cached by `key` (the rules' `match` JSON), bounded.
  */
 export function compileFirstMatch(key: string, programs: readonly MatchProgram[]): FirstMatch {
-  const cached = cache.get(key);
-  if (cached !== undefined) return cached;
+  return cache.getOrCreate(key, () => generate(programs));
+}
+
+function generate(programs: readonly MatchProgram[]): FirstMatch {
   const emitter = new Emitter();
   const body = programs.map((program, index) => emitter.rule(program, index)).join("\n");
   const factory = new Function("P", "A", "L", `"use strict";\nreturn function firstMatch(v) {\n${body}\nreturn -1;\n};`) as (
@@ -47,15 +49,7 @@ export function compileFirstMatch(key: string, programs: readonly MatchProgram[]
     validators: readonly ((value: unknown) => boolean)[],
     length: (text: string) => number,
   ) => FirstMatch;
-  const firstMatch = factory(emitter.patterns, emitter.validators, codePoints);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(key, firstMatch);
-  return firstMatch;
-}
-
-/** How many compiled rule lists the cache holds (for the benchmarks' check that it stays bounded). */
-export function cachedFirstMatchCount(): number {
-  return cache.size;
+  return factory(emitter.patterns, emitter.validators, codePoints);
 }
 
 class Emitter {

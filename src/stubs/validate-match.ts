@@ -44,7 +44,7 @@ export function validateMatch(match: unknown, location: Omit<ConfigErrorLocation
   }
   for (const [name, schema] of Object.entries(match)) {
     checkPropertyName(name, at(`/match/${pointerToken(name)}`));
-    validateSchema(schema, "/match/" + pointerToken(name), at);
+    validateSchema(schema, `/match/${pointerToken(name)}`, at);
   }
 }
 
@@ -68,7 +68,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
     }
     const refusal = REFUSED[keyword];
     if (refusal !== undefined) {
-      throw new StubConfigError(at(here), `the keyword \`${keyword}\` is not supported in match constraints.`, refusal + ".");
+      throw new StubConfigError(at(here), `the keyword \`${keyword}\` is not supported in match constraints.`, `${refusal}.`);
     }
     if (SCHEMA_KEYWORDS.has(keyword)) {
       validateSchema(value, here, at);
@@ -76,7 +76,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       if (!Array.isArray(value) || value.length === 0) {
         throw new StubConfigError(at(here), `\`${keyword}\` must be a non-empty array of constraints.`);
       }
-      value.forEach((item, i) => validateSchema(item, `${here}/${i}`, at));
+      for (const [i, item] of value.entries()) validateSchema(item, `${here}/${i}`, at);
     } else if (keyword === "properties") {
       if (!isPlainObject(value)) throw new StubConfigError(at(here), "`properties` must be an object of constraints.");
       for (const [name, sub] of Object.entries(value)) {
@@ -87,7 +87,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       if (!Array.isArray(value) || value.some((name) => typeof name !== "string")) {
         throw new StubConfigError(at(here), "`required` must be an array of property names.");
       }
-      value.forEach((name: string, i) => checkPropertyName(name, at(`${here}/${i}`)));
+      for (const [i, name] of (value as string[]).entries()) checkPropertyName(name, at(`${here}/${i}`));
     } else if (keyword === "type") {
       const names = Array.isArray(value) ? value : [value];
       const bad = names.find((name) => typeof name !== "string" || !TYPE_NAMES.has(name));
@@ -99,7 +99,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       checkScalar(value, at(here), keyword);
     } else if (keyword === "enum") {
       if (!Array.isArray(value) || value.length === 0) throw new StubConfigError(at(here), "`enum` must be a non-empty array.");
-      value.forEach((item, i) => checkScalar(item, at(`${here}/${i}`), keyword));
+      for (const [i, item] of value.entries()) checkScalar(item, at(`${here}/${i}`), keyword);
     } else if (keyword === "pattern") {
       checkPattern(value, at(here));
     } else if (COUNT_KEYWORDS.has(keyword)) {
@@ -163,7 +163,7 @@ export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return `an object (${(value as object).constructor?.name ?? "no prototype"})`;
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === undefined) return "undefined";
   return `${typeof value} ${String(value)}`;
 }

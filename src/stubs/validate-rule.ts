@@ -128,7 +128,7 @@ function checkJson(value: unknown, location: ConfigErrorLocation): void {
     throw new StubConfigError(location, `${value} is not JSON.`, "use a finite number or a string.");
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => checkJson(item, { ...location, pointer: `${location.pointer}/${i}` }));
+    for (const [i, item] of value.entries()) checkJson(item, { ...location, pointer: `${location.pointer}/${i}` });
     return;
   }
   if (isPlainObject(value)) {

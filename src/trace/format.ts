@@ -1,15 +1,5 @@
+import { compactJson } from "../base/excerpt.js";
 import type { AnswerSource, HttpCall, Interaction, ModelCall, ToolCall } from "./types.js";
-
-/** JSON of a value for a one-line message, shortened past `max` characters. */
-export function compactJson(value: unknown, max = 120): string {
-  let text: string;
-  try {
-    text = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 /** `stub "tasks" #2`, `real tool`, ... */
 export function formatSource(source: AnswerSource | undefined, kind: Interaction["kind"] = "tool"): string {

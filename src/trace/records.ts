@@ -1,19 +1,21 @@
-import { toTraceError } from "./to-trace-error.js";
 import type { HttpCall, Interaction, ModelCall, ToolCall, TraceError, Turn, TurnStatus, Usage } from "./types.js";
 import { addUsage, ZERO_USAGE } from "./usage.js";
 
-/** A record while the session still writes to it. Only the session and its chain hold this type. */
+/** A record while its log still writes to it. Only the log (`log.ts`) holds records by this type. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The mutable record behind a {@link Turn}. Its calls are views of the session's log. */
+/**
+ * The record behind a {@link Turn}. Its calls are views of the session's log, and every field is written by
+ * the log: read it through the `Turn` interface.
+ */
 export class TurnRecord implements Turn {
   text = "";
-  assistantTexts: string[] = [];
+  assistantTexts: readonly string[] = [];
   originalUserMessage?: string;
   results: Readonly<Record<string, unknown>> = {};
-  readonly toolCalls: Mutable<ToolCall>[] = [];
-  readonly modelCalls: Mutable<ModelCall>[] = [];
-  readonly httpCalls: Mutable<HttpCall>[] = [];
+  readonly toolCalls: ToolCall[] = [];
+  readonly modelCalls: ModelCall[] = [];
+  readonly httpCalls: HttpCall[] = [];
   status: TurnStatus = "running";
   readonly violations: string[] = [];
   error?: TraceError;
@@ -21,17 +23,14 @@ export class TurnRecord implements Turn {
   durationMs = 0;
   /** Usage the agent reported itself; used only when no model call was traced. */
   reportedUsage: Usage | undefined;
-  /** Monotonic start on the session's clock. */
-  readonly start: number;
 
   constructor(
     readonly index: number,
     public userMessage: string,
-    start: number,
+    /** Monotonic start on the session's clock. */
+    readonly start: number,
     readonly tools: readonly string[] = [],
-  ) {
-    this.start = start;
-  }
+  ) {}
 
   get usage(): Usage {
     if (this.modelCalls.length === 0) return this.reportedUsage ?? ZERO_USAGE;
@@ -43,17 +42,5 @@ export class TurnRecord implements Turn {
   /** The turn's records of every kind, in the order they started. */
   get interactions(): Interaction[] {
     return [...this.toolCalls, ...this.modelCalls, ...this.httpCalls].sort((a, b) => a.seq - b.seq);
-  }
-
-  /** A middleware's `beforeEval` rewrote the message: the turn keeps both. */
-  rewriteMessage(message: string): void {
-    this.originalUserMessage ??= this.userMessage;
-    this.userMessage = message;
-  }
-
-  finish(status: "completed" | "failed", durationMs: number, error?: unknown): void {
-    this.status = status;
-    if (error !== undefined) this.error = toTraceError(error);
-    this.durationMs = durationMs;
   }
 }

@@ -1,5 +1,5 @@
 import { toJsonValue } from "./json-value.js";
-import type { HttpCall, Interaction, ModelCall, ToolCall, Turn } from "./types.js";
+import type { Interaction, Turn } from "./types.js";
 
 /** The version of the trace's JSON form. It changes only when a field changes meaning or goes away. */
 export const TRACE_FORMAT_VERSION = 1;

@@ -1,5 +1,6 @@
 import type { Turn } from "../trace/types.js";
 import { seededRandom } from "../base/seeded-random.js";
+import { usageError } from "../base/errors.js";
 
 /** What one variant gets: its seed (give it to `createSession({ seed })`), its index, and a generator seeded by it. */
 export interface Variant {
@@ -45,10 +46,9 @@ export async function variants(
   run: (variant: Variant) => Promise<Turn>,
 ): Promise<VariantsReport> {
   if (!Number.isInteger(count) || count < 1)
-    throw new TypeError(`[tooltrace] variants(count, ...): count must be a positive integer, got ${String(count)}.`);
+    throw usageError(`variants(count, ...): count must be a positive integer, got ${String(count)}.`);
   const first = options.seed ?? 1;
-  if (!Number.isSafeInteger(first))
-    throw new TypeError(`[tooltrace] variants(count, { seed }): the seed must be an integer, got ${String(first)}.`);
+  if (!Number.isSafeInteger(first)) throw usageError(`variants(count, { seed }): the seed must be an integer, got ${String(first)}.`);
   const runs: VariantRun[] = [];
   for (let index = 0; index < count; index++) {
     const seed = first + index;

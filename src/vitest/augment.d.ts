@@ -7,7 +7,7 @@ import type { TooltracePluginOptions } from "./options.js";
 // line no single form can satisfy: Vitest 3.2 and 4 declare `Matchers<T = any>`, Vitest 5 `Matchers<R, T>`,
 // and an augmentation must repeat the parameters exactly. The matchers are typed on both all the same.
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the augmentation repeats Vitest's own declaration, `Matchers<T = any>`.
   interface Matchers<T = any> extends TooltraceMatchers<void> {}
   interface AsymmetricMatchersContaining extends TooltraceMatchers<unknown> {}
   interface ProvidedContext {

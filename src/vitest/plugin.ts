@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
+import { usageError } from "../base/errors.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -34,18 +35,16 @@ const VITEST_DEFAULT_INCLUDE = "**/*.{test,spec}.?(c|m)[jt]s?(x)";
  */
 export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePlugin {
   if (options.unusedRules !== undefined && !["warn", "error", "ignore"].includes(options.unusedRules)) {
-    throw new TypeError(
-      `[tooltrace] tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`,
-    );
+    throw usageError(`tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`);
   }
   if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
-    throw new TypeError("[tooltrace] tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
+    throw usageError("tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
   }
   const middleware =
     options.middleware === undefined ? [] : typeof options.middleware === "string" ? [options.middleware] : options.middleware;
   if (!Array.isArray(middleware) || middleware.some((path) => typeof path !== "string" || path === "")) {
-    throw new TypeError(
-      '[tooltrace] tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.',
+    throw usageError(
+      'tooltrace({ middleware }): pass the path of a module whose default export is the middleware, e.g. "./test/eval-middleware.ts", or an array of paths.',
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);

@@ -7,7 +7,8 @@
  */
 import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
-import { resetCassetteWriters, useCassetteMode } from "../cassettes/cassette.js";
+import { useCassetteMode } from "../cassettes/cassette-mode.js";
+import { resetCassetteWriters } from "../cassettes/writers.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
@@ -16,6 +17,7 @@ import type { TooltracePluginOptions } from "./options.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { runInScope, TestScope } from "../lifecycle/scope.js";
+import { usageError } from "../base/errors.js";
 
 vitest.expect.extend(matchers);
 
@@ -108,7 +110,7 @@ async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {
     paths.map(async (path) => {
       const exported = ((await import(/* @vite-ignore */ path)) as { default?: unknown }).default;
       if (exported === undefined)
-        throw new TypeError(`[tooltrace] tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
+        throw usageError(`tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
       return (Array.isArray(exported) ? exported : [exported]) as Middleware[];
     }),
   );

@@ -1,7 +1,11 @@
 import { chunkText } from "../model/chunk-text.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type WireCodec } from "./codec.js";
+import { DEFAULT_BASE_URLS } from "./base-urls.js";
+import { appendToolResult, asRecord, chunkJson, contentText, serial, sse, WireRequestError, type WireCodec } from "./codec.js";
+import { emptyMemory } from "./memory.js";
+import { decodedReply, type Json, parseEvents } from "./sse-events.js";
+import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 
 interface Block {
   type?: string;
@@ -25,7 +29,19 @@ interface AnthropicTool {
 export const anthropicMessages: WireCodec = {
   api: "anthropic.messages",
   path: "/messages",
+  defaultBaseUrl: DEFAULT_BASE_URLS.anthropic,
   idPrefix: "toolu_",
+  headers: { "request-id": "req_tooltrace" },
+
+  /** Anthropic's base has no `/v1`: the SDK adds `/v1/messages`. */
+  endpoints(base) {
+    const trimmed = base.replace(/\/+$/, "");
+    return [trimmed.endsWith("/v1") ? `${trimmed}/messages` : `${trimmed}/v1/messages`];
+  },
+
+  responseId: (n) => `msg_${serial(n)}`,
+
+  owns: (request, path) => /\/messages(\/|$)/.test(path) || request.headers.has("anthropic-version") || request.headers.has("x-api-key"),
 
   decode(raw) {
     const body = asRecord(raw, "The request body");
@@ -55,7 +71,7 @@ export const anthropicMessages: WireCodec = {
       const calls = blocks
         .filter((block) => block.type === "tool_use" || block.type === "server_tool_use")
         .map((block) => ({ id: block.id ?? "", name: block.name ?? "", input: block.input }));
-      calls.forEach((call) => names.set(call.id, call.name));
+      for (const call of calls) names.set(call.id, call.name);
       // Anthropic carries tool results inside user messages; the view gives them their own `tool` message.
       const resultBlocks = blocks.filter((block) => block.type === "tool_result");
       for (const block of resultBlocks) {
@@ -154,11 +170,71 @@ export const anthropicMessages: WireCodec = {
     return events;
   },
 
+  decodeReply(body, streamed) {
+    if (streamed) return decodeStream(parseEvents(body));
+    const json = JSON.parse(body) as Json;
+    const content = (json.content ?? []) as Json[];
+    const text = content
+      .filter((block) => block.type === "text")
+      .map((block) => String(block.text ?? ""))
+      .join("");
+    const toolCalls = content
+      .filter((block) => block.type === "tool_use")
+      .map((block) => ({ id: String(block.id), name: String(block.name), input: block.input }));
+    const usage = (json.usage ?? {}) as Json;
+    return decodedReply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
+  },
+
   errorBody(kind, message) {
     const type = kind === "invalid_request" ? "invalid_request_error" : kind === "not_found" ? "not_found_error" : "api_error";
     return { type: "error", error: { type, message } };
   },
+
+  pathNotFound: () => "Not Found. tooltrace's wire mock answers POST /v1/messages, GET /v1/models and /v1/messages/count_tokens.",
+  modelNotFound: (model) => `model: ${model}`,
+  modelEntry: (id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }),
+  modelList: (ids) => ({
+    data: ids.map(anthropicMessages.modelEntry),
+    has_more: false,
+    first_id: ids[0] ?? null,
+    last_id: ids.at(-1) ?? null,
+  }),
+
+  countTokens: {
+    path: "/messages/count_tokens",
+    answer: (body) => ({ input_tokens: estimateTokens(promptCharacters(anthropicMessages.decode(body, emptyMemory()).view)) }),
+  },
 };
+
+/** A Messages stream's events as one reply: text deltas, tool inputs by block index, usage from start and delta. */
+function decodeStream(events: readonly Json[]): ResolvedReply {
+  let text = "";
+  let inputTokens = 0;
+  let outputTokens = 0;
+  const calls = new Map<number, { id: string; name: string; json: string }>();
+  for (const event of events) {
+    if (event.type === "message_start")
+      inputTokens = Number(((event.message as Json | undefined)?.usage as Json | undefined)?.input_tokens ?? 0);
+    if (event.type === "content_block_start") {
+      const block = event.content_block as Json;
+      if (block.type === "tool_use") calls.set(Number(event.index), { id: String(block.id), name: String(block.name), json: "" });
+      else if (block.type === "text") text += String(block.text ?? "");
+    }
+    if (event.type === "content_block_delta") {
+      const delta = event.delta as Json;
+      if (delta.type === "text_delta") text += String(delta.text ?? "");
+      if (delta.type === "input_json_delta") {
+        const call = calls.get(Number(event.index));
+        if (call) call.json += String(delta.partial_json ?? "");
+      }
+    }
+    if (event.type === "message_delta") outputTokens = Number((event.usage as Json | undefined)?.output_tokens ?? outputTokens);
+  }
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({ id: call.id, name: call.name, input: call.json === "" ? {} : parseMaybeJson(call.json) }));
+  return decodedReply(text, toolCalls, inputTokens, outputTokens);
+}
 
 /**
  * A `system` message inside `messages` (mid-conversation instructions, which the API accepts and Claude Code

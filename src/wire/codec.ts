@@ -1,4 +1,5 @@
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
+import type { WireMemory } from "./memory.js";
 
 /** The LLM APIs the wire mock speaks. */
 export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses";
@@ -16,41 +17,53 @@ export interface DecodedRequest {
   readonly items?: readonly unknown[];
 }
 
-/** What a codec remembers across requests of one session (Responses `item_reference`, `previous_response_id`). */
-export interface WireMemory {
-  /** Output items the mock issued, by id. */
-  readonly items: Map<string, unknown>;
-  /** Responses the mock stored, by id: the whole conversation up to and including their output. */
-  readonly responses: Map<string, readonly unknown[]>;
-  /** The ids among them the mock made up itself (a real upstream's are kept too, and it knows those). */
-  readonly issued: Set<string>;
-}
-
-/** A memory with nothing in it yet. */
-export function emptyMemory(): WireMemory {
-  return { items: new Map(), responses: new Map(), issued: new Set() };
-}
-
 /** The error kinds every provider has, mapped to its own status and shape. */
 export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed";
 
-/** One provider API: decode its request, encode a reply as its JSON or its server-sent events. */
+/**
+ * One provider API, and every way it differs from the others: its endpoints and base URL, its ids and
+ * headers, how its requests decode, how a reply encodes as its JSON or its server-sent events, how a real
+ * reply of it decodes, its error shape and its models list. Adding a provider is adding one of these.
+ */
 export interface WireCodec {
   readonly api: WireApi;
   /** The end of the endpoint's URL path (`/messages`, `/chat/completions`, `/responses`). */
   readonly path: string;
+  /** The provider's own base URL, which the wire mock always answers. */
+  readonly defaultBaseUrl: string;
   /** Prefix of derived tool-call ids. */
   readonly idPrefix: string;
+  /** Headers every answer of the provider carries (its request id). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The endpoint URLs under a base URL, the way the provider's SDK builds them. */
+  endpoints(base: string): string[];
+  /** The id of the mock's `n`-th response. */
+  responseId(n: number): string;
+  /** The model a request names in its URL when its body names none (an Azure deployment). */
+  modelFromUrl?(url: URL): string | undefined;
+  /** True when a request to a path no endpoint serves is this provider's (its path or its headers). */
+  owns?(request: Request, path: string): boolean;
   /** Throws {@link WireRequestError} when the body is not a valid request of this API. */
   decode(body: unknown, memory: WireMemory): DecodedRequest;
   encodeJson(reply: ResolvedReply, request: DecodedRequest, responseId: string): unknown;
   /** The stream as the provider sends it: whole server-sent events, in order, terminator included. */
   encodeStream(reply: ResolvedReply, request: DecodedRequest, responseId: string): string[];
+  /** A real reply of this API (JSON, or the whole text of its server-sent events) as the mock model's reply. */
+  decodeReply(body: string, streamed: boolean): ResolvedReply;
   /** Remembers what this response issued, for later references to it (Responses only). */
   remember?(reply: ResolvedReply, request: DecodedRequest, responseId: string, memory: WireMemory): void;
   /** Remembers what a real upstream's answer (`body`, server-sent events when `streamed`) issued, by its own ids. */
   rememberUpstream?(body: string, streamed: boolean, request: DecodedRequest, memory: WireMemory): void;
   errorBody(kind: WireErrorKind, message: string, param?: string): unknown;
+  /** The provider's 404 message for a path the wire mock does not serve. */
+  pathNotFound(method: string, path: string): string;
+  /** The provider's message for a model that does not exist. */
+  modelNotFound(model: string): string;
+  /** `GET /v1/models`: the list of `ids`; `GET /v1/models/{id}`: one entry. */
+  modelList(ids: readonly string[]): unknown;
+  modelEntry(id: string): unknown;
+  /** `POST .../count_tokens`, for a provider that has it: its path's end and the body of the answer. */
+  readonly countTokens?: { readonly path: string; answer(body: unknown): unknown };
 }
 
 /** The request is not a valid request of the API: answered with the provider's 400, or 404 for an unknown reference. */
@@ -119,4 +132,9 @@ export function appendToolResult(messages: MockModelMessage[], result: MockModel
   } else {
     messages.push({ role: "tool", text, toolResults: [result] });
   }
+}
+
+/** The serial of the mock's `n`-th response, as its ids carry it (`msg_tooltrace000001`). */
+export function serial(n: number): string {
+  return `tooltrace${String(n).padStart(6, "0")}`;
 }

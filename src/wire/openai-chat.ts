@@ -1,8 +1,20 @@
 import { chunkText } from "../model/chunk-text.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { appendToolResult, asRecord, chunkJson, contentText, sse, WireRequestError, type DecodedRequest, type WireCodec } from "./codec.js";
-import { openaiErrorBody } from "./openai-error.js";
+import {
+  appendToolResult,
+  asRecord,
+  chunkJson,
+  contentText,
+  serial,
+  sse,
+  WireRequestError,
+  type DecodedRequest,
+  type WireCodec,
+} from "./codec.js";
+import { DEFAULT_BASE_URLS } from "./base-urls.js";
+import { openaiShared } from "./openai-shared.js";
+import { decodedReply, type Json, parseEvents, type ReplyToolCall } from "./sse-events.js";
 
 interface ChatToolCall {
   id?: string;
@@ -23,7 +35,12 @@ const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 export const openaiChat: WireCodec = {
   api: "openai.chat",
   path: "/chat/completions",
+  defaultBaseUrl: DEFAULT_BASE_URLS.openai,
   idPrefix: "call_",
+  headers: openaiShared.headers,
+  endpoints: (base) => openaiShared.endpoint(base, "/chat/completions"),
+  responseId: (n) => `chatcmpl-${serial(n)}`,
+  modelFromUrl: openaiShared.modelFromUrl,
 
   decode(raw) {
     const body = asRecord(raw, "The request body");
@@ -51,7 +68,7 @@ export const openaiChat: WireCodec = {
               : { id: call.id ?? "", name: call.function?.name ?? "", input: parseMaybeJson(call.function?.arguments ?? "{}") },
           )
         : [];
-      calls.forEach((call) => names.set(call.id, call.name));
+      for (const call of calls) names.set(call.id, call.name);
       messages.push({
         role: role === "developer" ? "system" : (role as MockModelMessage["role"]),
         text,
@@ -132,8 +149,70 @@ export const openaiChat: WireCodec = {
     return events;
   },
 
-  errorBody: openaiErrorBody,
+  decodeReply(body, streamed) {
+    if (streamed) return decodeStream(parseEvents(body));
+    const json = JSON.parse(body) as Json;
+    const message = (((json.choices ?? []) as Json[])[0]?.message ?? {}) as Json;
+    const toolCalls = ((message.tool_calls ?? []) as Json[]).map(decodeToolCall);
+    const usage = (json.usage ?? {}) as Json;
+    return decodedReply(
+      typeof message.content === "string" ? message.content : "",
+      toolCalls,
+      Number(usage.prompt_tokens ?? 0),
+      Number(usage.completion_tokens ?? 0),
+    );
+  },
+
+  errorBody: openaiShared.errorBody,
+  pathNotFound: openaiShared.pathNotFound,
+  modelNotFound: openaiShared.modelNotFound,
+  modelEntry: openaiShared.modelEntry,
+  modelList: openaiShared.modelList,
 };
+
+function decodeToolCall(call: Json): ReplyToolCall {
+  if (call.type === "custom") {
+    const custom = (call.custom ?? {}) as Json;
+    return { id: String(call.id), name: String(custom.name), input: String(custom.input ?? "") };
+  }
+  const fn = (call.function ?? {}) as Json;
+  return { id: String(call.id), name: String(fn.name), input: parseMaybeJson(String(fn.arguments ?? "{}")) };
+}
+
+/** A Chat Completions stream's chunks as one reply: content deltas, tool calls by index, the usage chunk. */
+function decodeStream(events: readonly Json[]): ResolvedReply {
+  let text = "";
+  let inputTokens = 0;
+  let outputTokens = 0;
+  const calls = new Map<number, { id: string; name: string; args: string; custom: boolean }>();
+  for (const event of events) {
+    const usage = event.usage as Json | undefined | null;
+    if (usage) {
+      inputTokens = Number(usage.prompt_tokens ?? 0);
+      outputTokens = Number(usage.completion_tokens ?? 0);
+    }
+    const delta = (((event.choices ?? []) as Json[])[0]?.delta ?? {}) as Json;
+    if (typeof delta.content === "string") text += delta.content;
+    for (const part of (delta.tool_calls ?? []) as Json[]) {
+      const index = Number(part.index ?? 0);
+      const call = calls.get(index) ?? { id: "", name: "", args: "", custom: false };
+      if (typeof part.id === "string") call.id = part.id;
+      const fn = (part.function ?? part.custom) as Json | undefined;
+      if (part.custom !== undefined) call.custom = true;
+      if (typeof fn?.name === "string") call.name = fn.name;
+      call.args += String(fn?.arguments ?? fn?.input ?? "");
+      calls.set(index, call);
+    }
+  }
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({
+      id: call.id,
+      name: call.name,
+      input: call.custom ? call.args : call.args === "" ? {} : parseMaybeJson(call.args),
+    }));
+  return decodedReply(text, toolCalls, inputTokens, outputTokens);
+}
 
 /** A fixed creation time, so responses are the same on every run. */
 const CREATED = 1_700_000_000;

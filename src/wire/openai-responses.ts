@@ -8,12 +8,13 @@ import {
   contentText,
   sse,
   WireRequestError,
+  serial,
   type DecodedRequest,
   type WireCodec,
-  type WireMemory,
 } from "./codec.js";
-import { openaiErrorBody } from "./openai-error.js";
-import { responsesObject } from "./decode-reply.js";
+import { DEFAULT_BASE_URLS } from "./base-urls.js";
+import { openaiShared } from "./openai-shared.js";
+import { decodedReply, type Json, parseEvents } from "./sse-events.js";
 
 const TEXT_PARTS = ["input_text", "output_text", "text"];
 
@@ -30,7 +31,12 @@ interface ResponsesTool {
 export const openaiResponses: WireCodec = {
   api: "openai.responses",
   path: "/responses",
+  defaultBaseUrl: DEFAULT_BASE_URLS.openai,
   idPrefix: "call_",
+  headers: openaiShared.headers,
+  endpoints: (base) => openaiShared.endpoint(base, "/responses"),
+  responseId: (n) => `resp_${serial(n)}`,
+  modelFromUrl: openaiShared.modelFromUrl,
 
   decode(raw, memory) {
     const body = asRecord(raw, "The request body");
@@ -154,8 +160,40 @@ export const openaiResponses: WireCodec = {
       memory.responses.set(response.id, [...(request.items ?? []), ...output]);
   },
 
-  errorBody: openaiErrorBody,
+  decodeReply(body, streamed) {
+    const response = responsesObject(body, streamed);
+    const output = (response.output ?? []) as Json[];
+    const text = output
+      .filter((item) => item.type === "message")
+      .flatMap((item) => (item.content ?? []) as Json[])
+      .filter((part) => part.type === "output_text")
+      .map((part) => String(part.text ?? ""))
+      .join("");
+    const toolCalls = output
+      .filter((item) => item.type === "function_call" || item.type === "custom_tool_call")
+      .map((item) => ({
+        id: String(item.call_id),
+        name: String(item.name),
+        input: item.type === "custom_tool_call" ? String(item.input ?? "") : parseMaybeJson(String(item.arguments ?? "{}")),
+      }));
+    const usage = (response.usage ?? {}) as Json;
+    return decodedReply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
+  },
+
+  errorBody: openaiShared.errorBody,
+  pathNotFound: openaiShared.pathNotFound,
+  modelNotFound: openaiShared.modelNotFound,
+  modelEntry: openaiShared.modelEntry,
+  modelList: openaiShared.modelList,
 };
+
+/** The Responses API's response object, from its JSON or its stream's `response.completed` event. */
+function responsesObject(body: string, streamed: boolean): Json {
+  if (!streamed) return JSON.parse(body) as Json;
+  const completed = parseEvents(body).find((event) => event.type === "response.completed" || event.type === "response.incomplete");
+  if (completed === undefined) throw new Error("the Responses stream ended without response.completed");
+  return completed.response as Json;
+}
 
 /** An offered tool with its type; a namespace's tools are offered as `namespace.tool`. */
 function offeredTools(tool: ResponsesTool, namespace?: string): MockModelTool[] {

@@ -1,9 +1,8 @@
 import { Redactor } from "../secrets/redactor.js";
 import { TooltraceError } from "../base/errors.js";
 import type { ResolvedReply } from "../model/types.js";
-import { DEFAULT_BASE_URLS } from "./base-urls.js";
-import type { WireApi } from "./codec.js";
-import { decodeReply } from "./decode-reply.js";
+import { usageError } from "../base/errors.js";
+import type { WireCodec } from "./codec.js";
 
 /**
  * Where a session's model calls go when no mock model answers them (`createSession({ upstream })`): `true`
@@ -54,18 +53,16 @@ export function checkUpstream(value: unknown): true | string | undefined {
       // reported below
     }
   }
-  throw new TypeError(
-    `[tooltrace] createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`,
+  throw usageError(
+    `createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`,
   );
 }
 
 /** The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. */
-export function upstreamUrl(upstream: true | string, api: WireApi, requestUrl: string, path: string, proxied: boolean): string {
-  const url = new URL(requestUrl);
+export function upstreamUrl(upstream: true | string, codec: WireCodec, requestUrl: string, path: string, proxied: boolean): string {
   if (upstream === true && !proxied) return requestUrl;
-  const base =
-    upstream === true ? new URL(api === "anthropic.messages" ? DEFAULT_BASE_URLS.anthropic : DEFAULT_BASE_URLS.openai).origin : upstream;
-  return `${base}${path}${url.search}`;
+  const base = upstream === true ? new URL(codec.defaultBaseUrl).origin : upstream;
+  return `${base}${path}${new URL(requestUrl).search}`;
 }
 
 const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "accept-encoding"]);
@@ -76,7 +73,7 @@ const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive"
  * catcher neither traces it a second time nor refuses it.
  */
 export async function forwardToUpstream(
-  api: WireApi,
+  codec: WireCodec,
   url: string,
   headers: Headers,
   body: string,
@@ -102,10 +99,10 @@ export async function forwardToUpstream(
   let reply: ResolvedReply;
   const events = streamed && contentType.includes("text/event-stream");
   try {
-    reply = decodeReply(api, text, events);
+    reply = codec.decodeReply(text, events);
   } catch (cause) {
     throw new TooltraceError(
-      `the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
+      `the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${codec.api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
     );
   }
   const kept: Record<string, string> = {};

@@ -2,9 +2,9 @@ import OpenAI from "openai";
 import { expect, test } from "vitest";
 import { createSession, type MockModelRequest } from "tooltrace";
 import { serveOnLoopback } from "tooltrace/wire";
-import { currentTurnContext } from "../../src/catchers/turn-context.js";
+import { currentTurnContext } from "../../src/pipeline/turn-context.js";
 import { markWireAgent } from "../../src/catchers/wire-agent.js";
-import { createAnswer } from "../../src/catchers/wire-answer.js";
+import { createAgentProcessAnswer } from "../../src/catchers/wire-answer.js";
 import { WireToolCalls } from "../../src/catchers/wire-tool-calls.js";
 
 const lookup = { type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: {} } } };
@@ -26,7 +26,7 @@ test("a round answered by a stub in one conversation is put back in that convers
       const context = currentTurnContext();
       if (context === undefined) throw new Error("no turn");
       // The proxy one CLI run gets, reached by a real client over a socket.
-      const server = await serveOnLoopback(createAnswer({}, { context, wireTools: new WireToolCalls() }).answer);
+      const server = await serveOnLoopback(createAgentProcessAnswer({ context, wireTools: new WireToolCalls() }).answer);
       const client = new OpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1`, maxRetries: 0 });
       try {
         const main: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "Look it up." }];

@@ -8,7 +8,7 @@ import { createSession, StubConfigError, useStrict } from "tooltrace";
 import { setupServer } from "msw/node";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { setPluginStrict } from "../../src/lifecycle/strict-default.js";
-import { currentScope, enterScope } from "../../src/lifecycle/scope.js";
+import { runInScope } from "../../src/lifecycle/scope.js";
 import { nodeGet } from "../fixtures/node-get.js";
 
 /** A fake upstream on 127.0.0.1: every request that reaches it is counted. */
@@ -134,20 +134,15 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
 
   test("it ends with its test; the plugin's default applies to every test, and useStrict() outside a test wins over it", () => {
     expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(false);
-    const scope = currentScope();
     setPluginStrict(true);
     try {
       expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(true);
       // A setup file's useStrict(false) runs outside any test: the run's default, over the plugin's.
-      enterScope(undefined);
-      useStrict(false);
-      enterScope(scope);
+      runInScope(undefined, () => useStrict(false));
       expect(createSession({ tools: {}, agent: () => "" }).strict).toBe(false);
     } finally {
       setPluginStrict(undefined);
-      enterScope(undefined);
-      useStrict(undefined);
-      enterScope(scope);
+      runInScope(undefined, () => useStrict(undefined));
     }
   });
 

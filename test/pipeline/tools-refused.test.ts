@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { tool as aiTool } from "ai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createSession, StubConfigError } from "tooltrace";
+import { createSession } from "tooltrace";
 import { createTaskService } from "../fixtures/tasks.js";
 import { runExecute } from "../fixtures/versions.js";
 import { startLlmServer } from "tooltrace/msw";

@@ -1,13 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Step, StepContext } from "../types.js";
-import { isThenable } from "../chain-call.js";
+import { settle } from "../../base/settle.js";
 import type { Cassette } from "../../cassettes/cassette.js";
-import type { HttpRequestView } from "./http-mock-step.js";
+import type { HttpRequestView } from "../../http-mocks/types.js";
 import { suggestName } from "../../stubs/suggest.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
-import type { MockModelRequest, ResolvedReply } from "../../model/types.js";
-import type { ModelCall } from "../../trace/types.js";
-import { UpstreamError } from "../../wire/upstream.js";
+import type { Step, StepContext } from "../types.js";
+import { recordModel, replayModel } from "./cassette-model.js";
 
 /**
  * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and
@@ -25,7 +23,7 @@ export function cassetteStep(cassette: Cassette): Step {
       if (!ctx.live) return next();
       if (ctx.kind === "model") return cassette.replaying ? replayModel(cassette, ctx, next) : recordModel(cassette, ctx, next());
       if (cassette.live) return next();
-      if (ctx.kind === "tool") return cassette.replaying ? replayTool(cassette, ctx) : recordTool(cassette, ctx, next());
+      if (ctx.kind === "tool") return cassette.replaying ? replayTool(cassette, ctx) : recordTool(cassette, ctx, next);
       if (ctx.kind === "http") return cassette.replaying ? replayHttp(cassette, ctx) : recordHttp(cassette, ctx, next());
       return next();
     },
@@ -55,23 +53,19 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
   return ctx.answer(found.entry.output, source);
 }
 
-function recordTool(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
+function recordTool(cassette: Cassette, ctx: StepContext, next: () => unknown): unknown {
   const input = cassette.redactor.value(ctx.input);
   // The call's place is taken when it starts, so parallel calls replay in the order they are made.
   const fill = cassette.reserveTool(ctx.name);
-  const keep = (output: unknown) => fill({ input, output: cassette.redactor.value(output) });
-  const keepError = (error: unknown) => {
-    const { name, message } = toTraceError(error);
-    fill({ input, error: { name, message } });
-  };
-  if (!isThenable(result)) {
-    keep(result);
-    return result;
-  }
-  return Promise.resolve(result).then(
-    (output) => (keep(output), output),
-    (error: unknown) => {
-      keepError(error);
+  return settle(
+    next,
+    (output) => {
+      fill({ input, output: cassette.redactor.value(output) });
+      return output;
+    },
+    (error) => {
+      const { name, message } = toTraceError(error);
+      fill({ input, error: { name, message } });
       throw error;
     },
   );
@@ -126,72 +120,6 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
     (error: unknown) => {
       const { message } = toTraceError(error);
       fill({ ...sent, networkError: cassette.redactor.body(message) });
-      throw error;
-    },
-  );
-}
-
-function replayModel(cassette: Cassette, ctx: StepContext, next: () => unknown): unknown {
-  const found = cassette.nextModel();
-  if (found === "live") return next();
-  const request = ctx.input as MockModelRequest;
-  const { entry, index } = found;
-  if (entry === undefined) {
-    const last = cassette.modelEntries > 0 ? ` The last recorded one is exchange ${cassette.modelEntries}.` : "";
-    return ctx.reject(
-      `cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(request.lastUserMessage)}).${last} Record it again: TOOLTRACE_CASSETTE=record.`,
-      { kind: "strict" },
-    );
-  }
-  const source = { kind: "cassette", entry: index } as const;
-  if (entry.lastUserMessage !== request.lastUserMessage) {
-    return ctx.reject(
-      `cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`,
-      source,
-    );
-  }
-  if (entry.error !== undefined) {
-    const error =
-      entry.error.status !== undefined
-        ? new UpstreamError(entry.error.status, entry.error.body ?? "", "application/json")
-        : Object.assign(new Error(entry.error.message), { name: entry.error.name });
-    return ctx.fail(error, source);
-  }
-  if (entry.reply === undefined)
-    return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} has neither a reply nor an error.`, source);
-  return ctx.answer({ text: entry.reply.text, toolCalls: entry.reply.toolCalls, usage: entry.reply.usage }, source);
-}
-
-function recordModel(cassette: Cassette, ctx: StepContext, result: unknown): unknown {
-  const request = ctx.input as MockModelRequest;
-  const fill = cassette.reserveModel();
-  const { provider, model } = ctx.record as ModelCall;
-  const base = { api: provider, model, lastUserMessage: request.lastUserMessage };
-  return Promise.resolve(result).then(
-    (value: unknown) => {
-      const reply = value as ResolvedReply;
-      fill({
-        ...base,
-        reply: {
-          text: reply.text,
-          toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, input: cassette.redactor.value(call.input) })),
-          usage: reply.usage,
-        },
-      });
-      return value;
-    },
-    (error: unknown) => {
-      const { name, message } = toTraceError(error);
-      // Messages carry what the upstream said and where it was: redacted like any body.
-      if (error instanceof UpstreamError) {
-        const body = cassette.redactor.body(error.body);
-        fill({
-          ...base,
-          error: { name, message: new UpstreamError(error.status, body, error.contentType).message, status: error.status, body },
-        });
-      } else {
-        fill({ ...base, error: { name, message: cassette.redactor.text(message) } });
-      }
       throw error;
     },
   );

@@ -1,5 +1,5 @@
 import type { Step, StepContext } from "../types.js";
-import { compactJson } from "../../trace/format.js";
+import { compactJson } from "../../base/excerpt.js";
 
 /**
  * The last step in strict mode: whatever would go live (a real tool, the network) is refused, and the

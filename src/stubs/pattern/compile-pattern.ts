@@ -1,4 +1,5 @@
 import type { RE2JS } from "re2js";
+import { BoundedCache } from "../../base/bounded-cache.js";
 import { lazyRequire } from "../../base/lazy-require.js";
 import { isLinearSafe } from "./linear-safe.js";
 import { literalPrefix } from "./literal-prefix.js";
@@ -30,8 +31,7 @@ const re2js = lazyRequire<{ RE2JS: typeof RE2JS }>("re2js");
 
 /** Past this RE2 program size the engine's memory for linear matching runs out and it slows sharply. */
 const MAX_PROGRAM_SIZE = 1000;
-const MAX_CACHED = 2000;
-const cache = new Map<string, CompiledPattern>();
+const cache = new BoundedCache<string, CompiledPattern>(2000);
 
 /**
  * Compiles a JSON Schema `pattern` (JavaScript syntax, `u` flag) so that no input can make it backtrack
@@ -40,16 +40,11 @@ const cache = new Map<string, CompiledPattern>();
  * feature RE2 cannot run (lookarounds, backreferences). Cached by pattern text.
  */
 export function compilePattern(pattern: string): CompiledPattern {
-  const cached = cache.get(pattern);
-  if (cached !== undefined) return cached;
-  const compiled = compile(pattern);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(pattern, compiled);
-  return compiled;
+  return cache.getOrCreate(pattern, () => compile(pattern));
 }
 
 function compile(pattern: string): CompiledPattern {
-  let ast;
+  let ast: ReturnType<typeof parsePattern>;
   try {
     ast = parsePattern(pattern);
   } catch (error) {
@@ -67,7 +62,7 @@ function compile(pattern: string): CompiledPattern {
       // A feature this V8 lacks: RE2 below.
     }
   }
-  let re2;
+  let re2: RE2JS;
   try {
     re2 = re2js().RE2JS.compile(toRe2(ast));
   } catch (error) {

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { TurnContext } from "../pipeline/caught.js";
 import { globalSingleton } from "../base/global-state.js";
+import type { TurnContext } from "./caught.js";
 
 const storage = globalSingleton("turnContext", () => new AsyncLocalStorage<TurnContext>());
 
-/** The turn running in this async context, if any. */
+/** The turn running in this async context, if any: how a catcher finds the pipeline a call belongs to. */
 export function currentTurnContext(): TurnContext | undefined {
   return storage.getStore();
 }

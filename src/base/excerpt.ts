@@ -1,0 +1,19 @@
+/** `text` cut to `max` characters with an ellipsis: what a message echoes of a value the user gave. */
+export function excerpt(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** JSON of a value for a one-line message, cut to `max` characters; never throws. */
+export function compactJson(value: unknown, max = 120): string {
+  let text: string;
+  try {
+    text = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
+  } catch {
+    try {
+      text = String(value);
+    } catch {
+      text = "[unprintable]";
+    }
+  }
+  return excerpt(text, max);
+}

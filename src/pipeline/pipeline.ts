@@ -1,0 +1,261 @@
+import { TooltraceError } from "../base/errors.js";
+import { compactJson } from "../base/excerpt.js";
+import { settle } from "../base/settle.js";
+import type { Responder } from "../model/responder.js";
+import { toResolvedReply } from "../model/to-resolved-reply.js";
+import type { ResolvedReply } from "../model/types.js";
+import type { SessionLog } from "../trace/log.js";
+import { qualify } from "../trace/paths.js";
+import type { TurnRecord } from "../trace/records.js";
+import type { Interaction, ModelCall, ToolCall } from "../trace/types.js";
+import { ZERO_USAGE } from "../trace/usage.js";
+import type { CaughtHttpCall, CaughtModelCall, CaughtToolCall, TurnContext } from "./caught.js";
+import { ChainCall, type ChainEnvironment } from "./chain-call.js";
+import { httpIsCaught } from "./http-catching.js";
+import { runLate } from "./late-call.js";
+import { AskedCallsLedger } from "./reconcile-asked-calls.js";
+import { foreignToolStep } from "./steps/foreign-tool-step.js";
+import type { ToolDirectory } from "./tool-directory.js";
+import { runInTurnContext } from "./turn-context.js";
+import type { Step, Terminal } from "./types.js";
+
+/** The most tool calls one session records. */
+export const MAX_CALLS_PER_SESSION = 10_000;
+
+const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
+
+/** What a pipeline is built from: a session's log, chain, tools and model. */
+export interface PipelineOptions {
+  readonly name: string;
+  /** The session and its test, for reports of calls that arrive after it closed. */
+  readonly owner: string;
+  readonly strict: boolean;
+  /** The session records its cassette: the real thing runs, and nothing is refused for skipping a catcher. */
+  readonly recording: boolean;
+  readonly log: SessionLog;
+  readonly steps: readonly Step[];
+  readonly tools: ToolDirectory;
+  /** The session's own mock model for the LLM wire (`createSession({ llm })`). */
+  readonly responder?: Responder | undefined;
+  /** Where the session's model calls on the wire go when no mock model answers them (`createSession({ upstream })`). */
+  readonly upstream?: true | string | undefined;
+  readonly seed?: number | undefined;
+  /** A problem found after the session closed: its test can no longer fail, so the run is told. */
+  readonly reportLate: (message: string) => void;
+}
+
+/** A model call opened in the pipeline: run it through the chain, then say what its client was sent. */
+export interface ModelCallHandle {
+  readonly record: ModelCall;
+  run(terminal: Terminal): Promise<ResolvedReply>;
+  /** The HTTP status the client of a wire call got. */
+  sent(status: number): void;
+}
+
+/**
+ * The hub of a session: every interaction a catcher hands it (tool, model, HTTP) is opened in the log, run
+ * through the chain and closed, named and attributed to its turn. The catchers call it and nothing else of
+ * the session; the session builds it, runs turns over it and reports what it recorded.
+ */
+export class Pipeline implements ChainEnvironment {
+  readonly name: string;
+  readonly strict: boolean;
+  readonly log: SessionLog;
+  readonly responder: Responder | undefined;
+  readonly upstream: true | string | undefined;
+  readonly asked: AskedCallsLedger;
+  /** The environment of a late call: its one report comes from `runLate`, once the call is answered. */
+  private readonly silent: ChainEnvironment;
+  private closedNow = false;
+  private toolCalls = 0;
+  private modelCallsSeeded = 0;
+
+  constructor(private readonly options: PipelineOptions) {
+    this.name = options.name;
+    this.strict = options.strict;
+    this.log = options.log;
+    this.responder = options.responder;
+    this.upstream = options.upstream;
+    this.silent = { name: this.name, strict: this.strict, log: this.log, violation: () => undefined };
+    this.asked = new AskedCallsLedger(options.log, options.tools, options.strict, (message, turn) => this.report(message, turn));
+  }
+
+  get closed(): boolean {
+    return this.closedNow;
+  }
+
+  /** From now on every call is late: reported to the run, never to the closed session's test. */
+  close(): void {
+    this.closedNow = true;
+  }
+
+  /** A problem that fails the test even if the agent recovers (once closed, the run is told instead). */
+  report(message: string, turn: TurnRecord | undefined): void {
+    if (this.closedNow) this.options.reportLate(`${this.options.owner}: ${message}`);
+    else this.log.violation(message, turn);
+  }
+
+  violation(message: string, record: Interaction): void {
+    this.report(message, this.log.turns[record.turnIndex]);
+  }
+
+  /** A tool call: named, numbered, run through the chain; the answer comes back in the executor's shape. */
+  tool(context: TurnContext, caught: CaughtToolCall, terminal: Terminal): unknown {
+    const { turn } = context;
+    const identity = this.options.tools.identify(caught.executor, caught.toolName, context.path);
+    const qualifiedName = qualify(identity.tool, identity.path);
+    this.countToolCall(turn);
+    const asked = this.asked.calls.claim(qualifiedName, identity.tool, caught.callId, caught.toolName);
+    const record = this.log.openTool(
+      turn,
+      caught.callId ?? asked?.id ?? `call_${this.toolCalls}`,
+      identity.tool,
+      identity.path,
+      qualifiedName,
+      caught.input,
+    );
+    const steps = identity.given || caught.wire === true ? this.options.steps : [foreignToolStep(this.name), ...this.options.steps];
+    const complete = (value: unknown) => this.log.completeTool(record, caught.traced ? caught.traced(value) : value);
+    const real = this.inOwnContext(context, record, qualifiedName, identity.path, terminal);
+    return this.run(context, record, `${qualifiedName}(${compactJson(caught.input)})`, (environment) =>
+      new ChainCall(environment, record, qualifiedName, caught.input, real, complete).run(steps),
+    );
+  }
+
+  /** Opens a model call; the catcher runs it with the model at the end of the chain. */
+  openModel(context: TurnContext, caught: CaughtModelCall): ModelCallHandle {
+    const { turn } = context;
+    this.asked.requested(turn, caught.request);
+    const record = this.log.openModel(turn, {
+      kind: "model",
+      provider: caught.provider,
+      model: caught.model,
+      path: context.path,
+      request: caught.request,
+      reply: EMPTY_REPLY,
+      streamed: caught.streamed,
+      usage: ZERO_USAGE,
+      ...(caught.http ? { http: { ...caught.http } } : {}),
+    });
+    const name = `${caught.provider} ${caught.model}`;
+    const complete = (value: unknown) => {
+      const reply = toResolvedReply(value);
+      this.log.completeModel(record, reply, reply.usage);
+    };
+    return {
+      record,
+      sent: (status) => this.log.httpStatus(record, status),
+      run: (terminal) =>
+        Promise.resolve(
+          this.run(context, record, `a model call to ${name}`, (environment) =>
+            settle(
+              () => new ChainCall(environment, record, name, caught.request, terminal, complete).run(this.options.steps),
+              (reply) => {
+                this.asked.replied(record);
+                return toResolvedReply(reply);
+              },
+              (error) => {
+                if (record.answeredBy?.kind === "mock-model") {
+                  environment.violation(
+                    `the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`,
+                    record,
+                  );
+                }
+                throw error;
+              },
+            ),
+          ),
+        ) as Promise<ResolvedReply>,
+    };
+  }
+
+  /** A model call run at once (the AI SDK model object, `ctx.callLLM`). */
+  model(context: TurnContext, caught: CaughtModelCall, terminal: Terminal): Promise<ResolvedReply> {
+    return this.openModel(context, caught).run(terminal);
+  }
+
+  /** An HTTP exchange that is not an LLM call, linked to the tool call it was made in. */
+  http(context: TurnContext, caught: CaughtHttpCall, terminal: Terminal): unknown {
+    const body = caught.request?.body;
+    const record = this.log.openHttp(context.turn, {
+      kind: "http",
+      method: caught.method,
+      url: caught.url,
+      ...(body !== undefined ? { requestBody: body } : {}),
+      ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}),
+    });
+    const input = caught.request ?? { method: caught.method, url: caught.url };
+    const complete = (response: unknown) => this.log.completeHttp(record, response instanceof Response ? response.status : undefined);
+    return this.run(context, record, `HTTP ${caught.method} ${caught.url}`, (environment) =>
+      new ChainCall(environment, record, `${caught.method} ${caught.url}`, input, terminal, complete).run(this.options.steps),
+    );
+  }
+
+  /**
+   * A request seen below every catcher (Node's `fetch` dispatcher) during a turn: it skipped MSW. In a strict
+   * session that does not record, it is refused, recorded and reported; the refusal is returned.
+   */
+  refuseUncaught(context: TurnContext, method: string, url: string): string | undefined {
+    if (!this.strict || this.options.recording) return undefined;
+    const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
+    const fields = { kind: "http" as const, method, url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) };
+    this.log.refusedHttp(context.turn, fields, message);
+    this.report(message, context.turn);
+    return message;
+  }
+
+  /** The session's seed and the number of this model call in the session, for the mock model's responders. */
+  nextModelSeed(): { readonly seed: number | undefined; readonly call: number } {
+    this.modelCallsSeeded += 1;
+    return { seed: this.options.seed, call: this.modelCallsSeeded };
+  }
+
+  /** Runs a prepared call; one that arrived after its turn ended is marked late and reported once answered. */
+  private run(context: TurnContext, record: Interaction, what: string, call: (environment: ChainEnvironment) => unknown): unknown {
+    if (!this.closedNow && context.turn.status === "running") return call(this);
+    this.log.late(record);
+    return runLate(
+      record,
+      () => call(this.silent),
+      (outcome) =>
+        this.report(
+          `${what} arrived after turn ${record.turnIndex} had ended${outcome}. Await everything the agent starts before the turn ends, or cancel it on \`signal\`.`,
+          context.turn,
+        ),
+    );
+  }
+
+  private countToolCall(turn: TurnRecord): void {
+    if (this.toolCalls >= MAX_CALLS_PER_SESSION) {
+      const message = `${this.name} made more than ${MAX_CALLS_PER_SESSION} tool calls; a session records at most ${MAX_CALLS_PER_SESSION}. Is the agent looping? Split long scenarios into several sessions.`;
+      if (this.toolCalls === MAX_CALLS_PER_SESSION) this.report(message, turn);
+      this.toolCalls += 1;
+      throw new TooltraceError(message);
+    }
+    this.toolCalls += 1;
+  }
+
+  /**
+   * The real tool, run in a context of its own where it needs one: a delegation tool (named like a subagent
+   * path, `researcher`) runs its subagent inside that path, so the subagent's calls are `researcher/...` even on
+   * a shared tools record, and strict mode lets it run, since every call it makes is caught in turn; an Agents
+   * SDK handoff only names the next agent, so it runs too; HTTP made while a real tool runs is linked to it.
+   */
+  private inOwnContext(
+    context: TurnContext,
+    record: ToolCall,
+    qualifiedName: string,
+    path: readonly string[],
+    terminal: Terminal,
+  ): Terminal {
+    const subagent = this.options.tools.subagentPaths.has(qualifiedName) ? [...path, record.tool] : undefined;
+    const routing = subagent !== undefined || this.options.tools.names.get(qualifiedName)?.handoff === true;
+    if (!routing && !httpIsCaught()) return terminal;
+    const own: TurnContext = { ...context, path: subagent ?? context.path, parentSeq: record.seq };
+    return {
+      source: terminal.source,
+      live: !routing,
+      run: (input, progress) => runInTurnContext(own, () => terminal.run(input, progress)),
+    };
+  }
+}

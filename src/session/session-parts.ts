@@ -1,0 +1,215 @@
+import { StubConfigError, usageError } from "../base/errors.js";
+import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
+import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
+import { isWireAgent } from "../catchers/wire-agent.js";
+import { HttpMockSet } from "../http-mocks/mock-set.js";
+import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
+import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
+import { reportLateCall } from "../lifecycle/late-calls.js";
+import { resolveStrict, strictFromEnv } from "../lifecycle/strict-default.js";
+import { checkMiddleware } from "../middleware/check-middleware.js";
+import { sharedMiddleware } from "../middleware/shared-middleware.js";
+import type { TurnMiddleware } from "../middleware/turn-middleware.js";
+import type { Middleware } from "../middleware/types.js";
+import { createResponder, type Responder } from "../model/responder.js";
+import { buildSteps } from "../pipeline/build-steps.js";
+import { httpIsCaught } from "../pipeline/http-catching.js";
+import { Pipeline } from "../pipeline/pipeline.js";
+import type { Step } from "../pipeline/types.js";
+import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
+import { SessionLog } from "../trace/log.js";
+import { checkUpstream } from "../wire/upstream.js";
+import type { SessionOptions } from "./types.js";
+
+/** Where a session is created: its test, for its cassette's name and for messages. */
+export interface SessionPlace {
+  readonly testName: string | undefined;
+  readonly testPath: string | undefined;
+  /** How many sessions its test created before this one: an unnamed session's cassette is named by it. */
+  readonly indexInTest: number;
+  /** The test (its task, or its name), which a cassette's writer is known by across retries. */
+  readonly test: unknown;
+}
+
+/** Everything a session is made of, checked: refused here, before anything is patched, when it cannot work. */
+export interface SessionParts {
+  readonly name: string;
+  readonly owner: string;
+  readonly strict: boolean;
+  readonly log: SessionLog;
+  readonly responder: Responder | undefined;
+  readonly middleware: readonly Middleware[];
+  /** The running turns' middleware, by turn index; gone when a turn ends, so a late call passes through. */
+  readonly turnMiddleware: Map<number, TurnMiddleware>;
+  readonly httpMocks: HttpMockSet;
+  readonly cassette: Cassette | undefined;
+  readonly tools: BoundTools;
+  readonly rules: RuleSet;
+  readonly pipeline: Pipeline;
+}
+
+let sessionCounter = 0;
+
+/** Checks `options` and builds the session's parts; patches its tools last, undoing that if anything fails after. */
+export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place: SessionPlace): SessionParts {
+  if (typeof options.agent !== "function")
+    throw usageError("createSession needs `agent`: a function (message, { history, signal }) => reply.");
+  const name = options.name ?? `session ${++sessionCounter}`;
+  const owner = place.testName === undefined ? name : `${name} of test "${place.testName}"`;
+  const strict = resolveStrict(options.strict);
+  const responder = options.llm === undefined ? undefined : createResponder(options.llm);
+  const upstream = checkUpstream(options.upstream);
+  if (upstream !== undefined && responder !== undefined) {
+    throw new StubConfigError(
+      { pointer: "/upstream" },
+      "the session has both `llm` (a mock model answers) and `upstream` (the real model answers).",
+      "keep one: `llm` to script the model, `upstream` to call the real one (and record it with a cassette).",
+      "session",
+    );
+  }
+  if (options.seed !== undefined && !Number.isSafeInteger(options.seed))
+    throw usageError(`createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
+  const middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
+  const httpMocks = httpMocksOf(options.http, options.seed);
+  if (options.cassette?.replay !== undefined) checkPrefixReplay(upstream, strict);
+  const cassetteName = options.name ?? `session ${place.indexInTest + 1}`;
+  const cassette = Cassette.open(
+    options.cassette,
+    () =>
+      place.testPath !== undefined && place.testName !== undefined
+        ? defaultCassettePath(place.testPath, place.testName, cassetteName)
+        : undefined,
+    { description: owner, test: place.test, index: place.indexInTest, strict },
+  );
+  // Recording means letting the real thing run: a strict session records too.
+  const recording = cassette !== undefined && !cassette.replaying;
+  checkCatchable(options, name, strict, recording, cassette);
+  const tools = bindTools(options.tools, options.subagents);
+  let rules: RuleSet;
+  try {
+    // An agent in another process shows its tools only on the wire: rules may name any tool.
+    const knownTools = isWireAgent(options.agent) ? undefined : new Set(tools.names.keys());
+    rules = createRuleSet(options.stubs, { ...(knownTools ? { knownTools } : {}), notStubbable: handoffsOf(tools) });
+  } catch (error) {
+    tools.unbind();
+    throw error;
+  }
+  const log = new SessionLog();
+  const turnMiddleware = new Map<number, TurnMiddleware>();
+  const steps = buildSteps({
+    middleware,
+    turnMiddleware: (turnIndex) => turnMiddleware.get(turnIndex),
+    steps: checkSteps(options.steps),
+    rules,
+    httpMocks,
+    cassette,
+    strict: strict && !recording,
+  });
+  const pipeline = new Pipeline({
+    name,
+    owner,
+    strict,
+    recording,
+    log,
+    steps,
+    tools,
+    responder,
+    upstream,
+    seed: options.seed,
+    reportLate: reportLateCall,
+  });
+  return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, pipeline };
+}
+
+/** The run's shared mocks first, then the session's; anything but an array in `http` is refused by compileHttpMocks. */
+function httpMocksOf(http: SessionOptions["http"], seed: number | undefined): HttpMockSet {
+  const shared = sharedHttpMocks();
+  const mocks = compileHttpMocks(http === undefined ? shared : Array.isArray(http) ? [...shared, ...http] : http);
+  if (http !== undefined && http.length > 0 && !httpIsCaught()) {
+    throw new StubConfigError(
+      { pointer: "" },
+      "`http` mocks answer requests that tooltrace's MSW server catches, and none is running.",
+      "add `llm: true` to the plugin (`tooltrace({ llm: true })`), or call `startLlmServer()` before creating the session.",
+      "session",
+    );
+  }
+  return new HttpMockSet(mocks, new Set(mocks.slice(shared.length).map((mock) => mock.id)), seed);
+}
+
+/** What the session promises must be catchable: strict needs an HTTP catcher, and CI's strict forbids recording. */
+function checkCatchable<TMessage>(
+  options: SessionOptions<TMessage>,
+  name: string,
+  strict: boolean,
+  recording: boolean,
+  cassette: Cassette | undefined,
+): void {
+  if (recording && strictFromEnv()) {
+    throw new StubConfigError(
+      { pointer: "/cassette" },
+      `TOOLTRACE_STRICT=1 lets nothing go live, and ${name} records its cassette (${cassette?.path ?? ""}), which means running the real tools and network.`,
+      "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.",
+      "session",
+    );
+  }
+  if (strict && !recording && !isWireAgent(options.agent) && !httpIsCaught()) {
+    throw new StubConfigError(
+      { pointer: "/strict" },
+      "strict mode promises that nothing unanswered goes out, and no HTTP catcher is running in this process: a request from the agent or its tools (fetch, node:http, a provider SDK) would reach the network unseen.",
+      "start tooltrace's MSW server before creating the session: `tooltrace({ llm: true })` in the Vitest config (it starts before your modules load), or `startLlmServer()` in a setup file or `beforeAll`; with an MSW server of your own, `startLlmServer({ server })` once it listens.",
+      "session",
+    );
+  }
+}
+
+/** A prefix replay goes live after its prefix: it needs the real model, and strict mode would refuse it all. */
+function checkPrefixReplay(upstream: true | string | undefined, strict: boolean): void {
+  if (upstream === undefined) {
+    throw new StubConfigError(
+      { pointer: "/cassette/replay/upTo" },
+      "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.",
+      "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.",
+      "session",
+    );
+  }
+  if (strict) {
+    throw new StubConfigError(
+      { pointer: "/cassette/replay/upTo" },
+      "`replay: { upTo }` goes live after the prefix, and the session is strict, which refuses everything live.",
+      "drop `strict` for this session (or the TOOLTRACE_STRICT environment variable for this run).",
+      "session",
+    );
+  }
+}
+
+function checkSteps(steps: unknown): readonly Step[] | undefined {
+  if (steps === undefined) return undefined;
+  if (!Array.isArray(steps)) throw usageError("createSession({ steps }): `steps` must be an array of { name, run(ctx, next) }.");
+  const names = new Set<string>();
+  for (const [i, step] of steps.entries()) {
+    const candidate = step as Partial<Step> | null;
+    if (
+      candidate === null ||
+      typeof candidate !== "object" ||
+      typeof candidate.name !== "string" ||
+      candidate.name === "" ||
+      typeof candidate.run !== "function"
+    ) {
+      throw usageError(`createSession({ steps }): step #${i} must be { name: string, run(ctx, next) }.`);
+    }
+    if (names.has(candidate.name))
+      throw usageError(`createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`);
+    names.add(candidate.name);
+  }
+  return steps as readonly Step[];
+}
+
+function handoffsOf(tools: BoundTools): Map<string, string> {
+  const handoffs = [...tools.names].filter(([, traits]) => traits.handoff);
+  return new Map(
+    handoffs.map(([name]) => [
+      name,
+      "it is an OpenAI Agents SDK handoff, which must return the agent it hands to; stub the tools of that agent (its subagent path) instead.",
+    ]),
+  );
+}

@@ -1,0 +1,150 @@
+import { TooltraceError, usageError } from "../base/errors.js";
+import { type MiddlewareHost, TurnMiddleware } from "../middleware/turn-middleware.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import { runInTurnContext } from "../pipeline/turn-context.js";
+import { describePending } from "../trace/format.js";
+import type { TurnRecord } from "../trace/records.js";
+import type { Turn } from "../trace/types.js";
+import { applyReply } from "./apply-reply.js";
+import type { SessionParts } from "./session-parts.js";
+import type { Agent, SendOptions } from "./types.js";
+
+/** The turn running now. */
+export interface RunningTurn {
+  readonly turn: TurnRecord;
+  readonly context: TurnContext;
+  readonly controller: AbortController;
+}
+
+/**
+ * Runs a session's turns, one at a time: the middleware's `beforeEval`, the agent inside the turn's context
+ * (so every call it makes reaches the session's pipeline), the reply into the trace, the asked calls
+ * reconciled, `afterEval`, and the turn's end, with its time limit and the caller's signal.
+ */
+export class TurnRunner<TMessage> {
+  running: RunningTurn | undefined;
+  /** Agent runs that have not settled, even if their turn ended (timed out): the tools stay caught until they do. */
+  private agentsInFlight = 0;
+
+  constructor(
+    private readonly parts: SessionParts,
+    private readonly agent: Agent<TMessage>,
+    private readonly history: TMessage[],
+    private readonly middlewareHost: MiddlewareHost,
+    /** Called when the last agent run settles (the session restores its tools once it is closed, too). */
+    private readonly onAgentsSettled: () => void,
+  ) {}
+
+  get idle(): boolean {
+    return this.agentsInFlight === 0;
+  }
+
+  async send(message: string, options: SendOptions): Promise<Turn> {
+    const { log, pipeline } = this.parts;
+    if (typeof message !== "string") throw usageError("session.send(message) takes the user message as a string.");
+    if (this.running)
+      throw new TooltraceError(
+        `${this.parts.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`,
+      );
+    const turn = log.openTurn(message, [...this.parts.tools.names.keys()]);
+    const controller = new AbortController();
+    const context: TurnContext = { pipeline, turn, path: [] };
+    this.running = { turn, context, controller };
+    const external = options.signal;
+    const onExternalAbort = () => controller.abort(external?.reason);
+    if (external?.aborted) onExternalAbort();
+    external?.addEventListener("abort", onExternalAbort, { once: true });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              controller.abort(
+                new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`),
+              ),
+            options.timeoutMs,
+          );
+    const middleware =
+      this.parts.middleware.length === 0 ? undefined : new TurnMiddleware(this.middlewareHost, turn.index, this.parts.middleware);
+    if (middleware !== undefined) {
+      this.parts.turnMiddleware.set(turn.index, middleware);
+      log.results(turn, middleware.results);
+    }
+    try {
+      const sent =
+        middleware === undefined
+          ? message
+          : await raceAbort(
+              runInTurnContext(context, () => middleware.before(message)),
+              controller.signal,
+            );
+      if (sent !== message) log.rewriteMessage(turn, sent);
+      const history = [...this.history];
+      const run = runInTurnContext(context, () =>
+        Promise.resolve().then(() => this.agent(sent, { history, signal: controller.signal, turn })),
+      );
+      this.agentsInFlight += 1;
+      const settled = () => {
+        this.agentsInFlight -= 1;
+        if (this.agentsInFlight === 0) this.onAgentsSettled();
+      };
+      run.then(settled, settled);
+      const reply = await raceAbort(run, controller.signal);
+      const added = applyReply(log, turn, sent, reply);
+      pipeline.asked.settleTurn(turn, true);
+      if (middleware !== undefined) {
+        const finished = { message: sent, answer: turn.text, toolCalls: turn.toolCalls, turn };
+        await raceAbort(
+          runInTurnContext(context, () => middleware.after(finished)),
+          controller.signal,
+        );
+      }
+      this.history.push(...added);
+      log.finishTurn(turn, "completed");
+    } catch (error) {
+      pipeline.asked.settleTurn(turn, false);
+      log.finishTurn(turn, "failed", error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      external?.removeEventListener("abort", onExternalAbort);
+      this.parts.turnMiddleware.delete(turn.index);
+      this.running = undefined;
+    }
+    return turn;
+  }
+
+  /** Ends turn `turnIndex` with `error` if it is the one running (a middleware's `abort`, or its failure). */
+  abortTurn(turnIndex: number, error: Error): void {
+    if (this.running?.turn.index === turnIndex) this.running.controller.abort(error);
+  }
+
+  /** What a turn that did not end waits on, for a timeout's message. */
+  pendingSummary(turn: TurnRecord): string {
+    const now = this.parts.log.now();
+    const pending = turn.interactions.filter((record) => record.status === "pending");
+    if (pending.length === 0) return "Nothing tooltrace caught was pending: the agent was busy elsewhere.";
+    return `Pending: ${pending.map((record) => describePending(record, now)).join("; ")}.`;
+  }
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    // The work may have aborted the turn itself before failing: its failure is the abort's, already reported.
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,233 @@
+import { type Mutable, TurnRecord } from "./records.js";
+import { toTraceError } from "./to-trace-error.js";
+import type { AnswerSource, HttpCall, Interaction, ModelCall, ModelToolCall, ToolCall, TraceChange, TurnStatus, Usage } from "./types.js";
+
+/** A tool call the model asked for, as the log records it when it never reached the chain. */
+export interface OutsideCall {
+  readonly id: string;
+  readonly name: string;
+  readonly path: readonly string[];
+  readonly qualifiedName: string;
+  readonly input: unknown;
+}
+
+type Fields<T extends Interaction> = Omit<T, "seq" | "turnIndex" | "startedAt" | "start" | "status">;
+
+/** The one cast in tooltrace through a readonly trace type: the log writes the records it made. */
+function writable<T>(record: T): Mutable<T> {
+  return record as Mutable<T>;
+}
+
+/**
+ * One ordered log per session and the only writer of its records: its turns and every tool call, model call
+ * and HTTP exchange, numbered in the order they started on one monotonic clock, and the violations that fail
+ * the test. Each turn's `toolCalls`, `modelCalls` and `httpCalls` hold the same records, so the views and
+ * the log never disagree. Everyone else reads records through their readonly types.
+ */
+export class SessionLog {
+  readonly turns: TurnRecord[] = [];
+  readonly interactions: Interaction[] = [];
+  /** Violations not yet taken, each with its turn (none for the session's own, such as a cassette write). */
+  private readonly standing: { readonly message: string; readonly turn: TurnRecord | undefined }[] = [];
+  private readonly origin = performance.now();
+
+  /** Milliseconds since the session was created, monotonic. */
+  now(): number {
+    return performance.now() - this.origin;
+  }
+
+  openTurn(message: string, tools: readonly string[]): TurnRecord {
+    const turn = new TurnRecord(this.turns.length, message, this.now(), tools);
+    this.turns.push(turn);
+    return turn;
+  }
+
+  /** A middleware's `beforeEval` rewrote the message: the turn keeps both. */
+  rewriteMessage(turn: TurnRecord, message: string): void {
+    turn.originalUserMessage ??= turn.userMessage;
+    turn.userMessage = message;
+  }
+
+  /** What the agent said: its final text, every text it said, and the usage it reported. */
+  answer(turn: TurnRecord, text: string, assistantTexts: readonly string[], reportedUsage: Usage | undefined): void {
+    turn.text = text;
+    turn.assistantTexts = assistantTexts;
+    turn.reportedUsage = reportedUsage;
+  }
+
+  /** Where the middleware's `afterEval` results are kept (the turn shows them as they arrive). */
+  results(turn: TurnRecord, results: Readonly<Record<string, unknown>>): void {
+    turn.results = results;
+  }
+
+  finishTurn(turn: TurnRecord, status: Exclude<TurnStatus, "running">, error?: unknown): void {
+    turn.status = status;
+    if (error !== undefined) turn.error = toTraceError(error);
+    turn.durationMs = this.now() - turn.start;
+  }
+
+  /** Opens a tool call. Built as one literal with every field, so records share one shape: calls are the hot path. */
+  openTool(turn: TurnRecord, id: string, tool: string, path: readonly string[], qualifiedName: string, input: unknown): ToolCall {
+    const record: ToolCall = {
+      seq: this.interactions.length + 1,
+      kind: "tool",
+      turnIndex: turn.index,
+      status: "pending",
+      answeredBy: undefined,
+      startedAt: Date.now(),
+      start: this.now(),
+      end: undefined,
+      durationMs: undefined,
+      id,
+      tool,
+      path,
+      qualifiedName,
+      input,
+      output: undefined,
+    };
+    this.interactions.push(record);
+    turn.toolCalls.push(record);
+    return record;
+  }
+
+  openModel(turn: TurnRecord, fields: Fields<ModelCall>): ModelCall {
+    const record = this.open(turn, fields) as ModelCall;
+    turn.modelCalls.push(record);
+    return record;
+  }
+
+  openHttp(turn: TurnRecord, fields: Fields<HttpCall>): HttpCall {
+    const record = this.open(turn, fields) as HttpCall;
+    turn.httpCalls.push(record);
+    return record;
+  }
+
+  /** Which step answered: `source` replaces what an earlier step said (the last to answer is the one the agent saw). */
+  answeredBy(record: Interaction, source: AnswerSource): void {
+    writable(record).answeredBy = source;
+  }
+
+  /** The end of the chain answered, unless a step already did. */
+  answeredByDefault(record: Interaction, source: AnswerSource): void {
+    writable(record).answeredBy ??= source;
+  }
+
+  /** A step passed the call on with another input: the trace keeps what the agent sent beside it. */
+  rewriteInput(record: Interaction, input: unknown, originalInput: unknown, by: string): void {
+    const open = writable(record);
+    if (open.kind === "tool") {
+      if (!("originalInput" in open)) (open as Mutable<ToolCall>).originalInput = originalInput;
+      (open as Mutable<ToolCall>).input = input;
+    } else if (open.kind === "model") {
+      (open as Mutable<ModelCall>).request = input;
+    }
+    this.changed(record, by, "input");
+  }
+
+  changed(record: Interaction, by: string, what: TraceChange["what"]): void {
+    const open = writable(record);
+    open.changes = [...(open.changes ?? []), { by, what }];
+  }
+
+  /** The mock model's script step answering a model call (1-based). */
+  step(record: ModelCall, step: number): void {
+    writable(record).step = step;
+  }
+
+  /** The call arrived after its turn had ended. */
+  late(record: Interaction): void {
+    writable(record).late = true;
+  }
+
+  /** The status the client of a wire model call got. */
+  httpStatus(record: ModelCall, statusCode: number): void {
+    const open = writable(record);
+    if (open.http) open.http = { ...open.http, statusCode };
+  }
+
+  completeTool(record: ToolCall, output: unknown): void {
+    const open = writable(record);
+    open.output = output;
+    this.settle(open, "completed");
+  }
+
+  completeModel(record: ModelCall, reply: { readonly text: string; readonly toolCalls: readonly ModelToolCall[] }, usage: Usage): void {
+    const open = writable(record);
+    open.reply = { text: reply.text, toolCalls: reply.toolCalls };
+    open.usage = usage;
+    this.settle(open, "completed");
+  }
+
+  completeHttp(record: HttpCall, statusCode: number | undefined): void {
+    const open = writable(record);
+    if (statusCode !== undefined) open.statusCode = statusCode;
+    this.settle(open, "completed");
+  }
+
+  /** The call raised `error` (`failed`), or was refused without running (`rejected`). */
+  fail(record: Interaction, error: unknown, status: "failed" | "rejected"): void {
+    const open = writable(record);
+    open.error = toTraceError(error);
+    this.settle(open, status);
+  }
+
+  /** A tool call that never reached the chain, answered by the agent itself (or never run), in one go. */
+  outsideTool(turn: TurnRecord, call: OutsideCall, outcome: { readonly output: unknown } | { readonly error: string }): ToolCall {
+    const record = this.openTool(turn, call.id, call.name, call.path, call.qualifiedName, call.input);
+    this.answeredBy(record, OUTSIDE);
+    if ("error" in outcome) this.fail(record, { name: "Error", message: outcome.error }, "rejected");
+    else this.completeTool(record, outcome.output);
+    return record;
+  }
+
+  /** An HTTP request refused before it reached the chain (it skipped every catcher), in one go. */
+  refusedHttp(turn: TurnRecord, fields: Fields<HttpCall>, message: string): HttpCall {
+    const record = this.openHttp(turn, fields);
+    this.answeredBy(record, STRICT);
+    this.fail(record, { name: "TypeError", message }, "rejected");
+    return record;
+  }
+
+  /** A problem that fails the test even if the agent recovered, kept on its turn (if any) and the session. */
+  violation(message: string, turn: TurnRecord | undefined): void {
+    this.standing.push({ message, turn });
+    turn?.violations.push(message);
+  }
+
+  /** The violations that still stand, in order. */
+  get violations(): readonly string[] {
+    return this.standing.map((entry) => entry.message);
+  }
+
+  /** Returns the standing violations and clears them, from the session and from their turns alike. */
+  takeViolations(): string[] {
+    const taken = this.standing.splice(0);
+    for (const { message, turn } of taken) {
+      const at = turn?.violations.indexOf(message) ?? -1;
+      if (at !== -1) turn?.violations.splice(at, 1);
+    }
+    return taken.map((entry) => entry.message);
+  }
+
+  private settle(record: Mutable<Interaction>, status: "completed" | "failed" | "rejected"): void {
+    record.status = status;
+    record.end = this.now();
+    record.durationMs = record.end - record.start;
+  }
+
+  private open(turn: TurnRecord, fields: Fields<Interaction>): Interaction {
+    const record = {
+      seq: this.interactions.length + 1,
+      turnIndex: turn.index,
+      startedAt: Date.now(),
+      start: this.now(),
+      status: "pending",
+      ...fields,
+    } as Interaction;
+    this.interactions.push(record);
+    return record;
+  }
+}
+
+const OUTSIDE = { kind: "outside" } as const;
+const STRICT = { kind: "strict" } as const;
