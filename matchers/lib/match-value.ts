@@ -1,21 +1,28 @@
+import { usageError } from "../../src/base/errors.js";
 import type { MatcherContext } from "./matcher-context.js";
 
 /** A custom equality tester, as Vitest's and Jest's `equals` take them. */
-type Tester = (actual: unknown, expected: unknown, testers: Tester[]) => boolean | undefined;
+export type Tester = (actual: unknown, expected: unknown, testers: Tester[]) => boolean | undefined;
 
 /**
- * Whether `actual` satisfies `expected`, decided by the runner's own equality with subset semantics, as
- * `toMatchObject` does (`this.equals` with subset and iterable testers): dates compare by time, maps and
- * sets by their entries, `{ a: undefined }` needs an `a`, arrays match element by element with the same
- * length, asymmetric matchers (`expect.any(String)`) decide for themselves. tooltrace adds two extras, at
- * any depth: a RegExp is tested against a string (or the JSON of any other value), and a plain function is
- * a predicate.
+ * Whether `actual` satisfies `expected`, decided by the runner's own equality with `toMatchObject`'s subset
+ * semantics: `this.equals` with the testers registered by `expect.addEqualityTesters` and the runner's
+ * `iterableEquality` and `subsetEquality`. So dates compare by time, maps and sets by their entries,
+ * `{ a: undefined }` needs an `a`, arrays match element by element with the same length, and asymmetric
+ * matchers (`expect.any(String)`) decide for themselves. tooltrace adds two extras, at any depth: a RegExp is
+ * tested against a string (or the JSON of any other value), and a plain function is a predicate.
  */
 export function matchValue(context: MatcherContext, expected: unknown, actual: unknown): boolean {
-  const testers: Tester[] = [];
-  const equals = (a: unknown, b: unknown) => context.equals(a, b, testers);
-  testers.push(extrasTester, iterableTester(equals), subsetTester(equals));
-  return equals(actual, expected);
+  return context.equals(actual, expected, testersOf(context));
+}
+
+/** The extras, the user's testers, then the runner's own iterable and subset equality. */
+export function testersOf(context: MatcherContext): Tester[] {
+  const { iterableEquality, subsetEquality } = context.utils;
+  if (iterableEquality === undefined || subsetEquality === undefined) {
+    throw usageError("tooltrace's matchers need an `expect` whose matcher context has `utils.iterableEquality` and `utils.subsetEquality` (Vitest's and Jest's do).");
+  }
+  return [extrasTester, ...((context.customTesters ?? []) as Tester[]), iterableEquality as Tester, subsetEquality as Tester];
 }
 
 const extrasTester: Tester = (actual, expected) => {
@@ -27,58 +34,6 @@ const extrasTester: Tester = (actual, expected) => {
   if (typeof expected === "function" && !isAsymmetric(expected)) return Boolean((expected as (value: unknown) => unknown)(actual));
   return undefined;
 };
-
-/** Maps, sets and other iterables (not arrays or strings) compare by their entries, as Jest's `iterableEquality` does. */
-function iterableTester(equals: (a: unknown, b: unknown) => boolean): Tester {
-  return (actual, expected) => {
-    if (!isIterableObject(actual) || !isIterableObject(expected)) return undefined;
-    if (actual.constructor !== expected.constructor) return false;
-    if (actual instanceof Map && expected instanceof Map) {
-      if (actual.size !== expected.size) return false;
-      return [...expected].every(([key, value]) =>
-        actual.has(key) ? equals(actual.get(key), value) : [...actual].some(([k, v]) => equals(k, key) && equals(v, value)),
-      );
-    }
-    if (actual instanceof Set && expected instanceof Set) {
-      if (actual.size !== expected.size) return false;
-      return [...expected].every((item) => actual.has(item) || [...actual].some((other) => equals(other, item)));
-    }
-    return equals([...(actual as Iterable<unknown>)], [...(expected as Iterable<unknown>)]);
-  };
-}
-
-/** Every key of an expected object must be in the actual one and match, recursively (`toMatchObject`'s subset). */
-function subsetTester(equals: (a: unknown, b: unknown) => boolean): Tester {
-  return (actual, expected) => {
-    if (!isObjectWithKeys(expected)) return undefined;
-    if (actual === null || typeof actual !== "object") return false;
-    return Object.keys(expected).every((key) => key in actual && equals((actual as Record<string, unknown>)[key], expected[key]));
-  };
-}
-
-function isObjectWithKeys(value: unknown): value is Record<string, unknown> {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    !isAsymmetric(value) &&
-    !(value instanceof Error) &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof Set) &&
-    !(value instanceof Map) &&
-    !(value instanceof RegExp)
-  );
-}
-
-function isIterableObject(value: unknown): value is object & Iterable<unknown> {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    !ArrayBuffer.isView(value) &&
-    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function"
-  );
-}
 
 interface Asymmetric {
   asymmetricMatch(actual: unknown): boolean;

@@ -35,3 +35,11 @@ describe("the matchers under Jest's expect", () => {
     expect(message).toContain("2. complete_task");
   });
 });
+
+test("under Jest's expect, the user's equality testers apply too", async () => {
+  const { turn } = await recordedTurn();
+  const anyCase = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined);
+  jestExpect.addEqualityTesters([anyCase]);
+  jest(turn).toHaveCalledTool("complete_task", { input: { task_id: "MILK" } });
+  jest(turn).not.toHaveCalledTool("complete_task", { input: { task_id: "DOG" } });
+});

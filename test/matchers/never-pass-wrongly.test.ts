@@ -83,3 +83,14 @@ describe('a tool name nothing knows gets "did you mean"', () => {
     expect(await session.send("hi")).not.toHaveCalledTool("unused");
   });
 });
+
+describe("the runner's own equality, with the user's testers", () => {
+  test("expect.addEqualityTesters applies inside the matchers (a case-insensitive tester failed OSLO against oslo before)", async () => {
+    const caseInsensitive = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined);
+    expect.addEqualityTesters([caseInsensitive]);
+    const turn = await turnWith({ city: "oslo", stops: ["bergen"] }, { forecast: "Rain" });
+    expect(turn).toHaveCalledTool("record", { input: { city: "OSLO" } });
+    expect(turn).toHaveCalledTool("record", { input: { stops: ["BERGEN"] }, output: { forecast: "rain" } });
+    expect(turn).not.toHaveCalledTool("record", { input: { city: "paris" } });
+  });
+});
