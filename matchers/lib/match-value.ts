@@ -20,7 +20,9 @@ export function matchValue(context: MatcherContext, expected: unknown, actual: u
 export function testersOf(context: MatcherContext): Tester[] {
   const { iterableEquality, subsetEquality } = context.utils;
   if (iterableEquality === undefined || subsetEquality === undefined) {
-    throw usageError("tooltrace's matchers need an `expect` whose matcher context has `utils.iterableEquality` and `utils.subsetEquality` (Vitest's and Jest's do).");
+    throw usageError(
+      "tooltrace's matchers need an `expect` whose matcher context has `utils.iterableEquality` and `utils.subsetEquality` (Vitest's and Jest's do).",
+    );
   }
   return [extrasTester, ...((context.customTesters ?? []) as Tester[]), iterableEquality as Tester, subsetEquality as Tester];
 }

@@ -27,7 +27,9 @@ export interface SessionReport {
 
 /** The sessions, servers and other resources created during one test. */
 export class TestScope {
-  readonly sessions = new Set<ScopedSession>();
+  /** Each session of the test, in the order they were made; a closed one by its report, so it can be freed. */
+  private readonly slots: (ScopedSession | SessionReport)[] = [];
+  private readonly open = new Map<ScopedSession, number>();
   /** Things to close when the test ends (a wire server started inside the test). */
   readonly resources = new Set<{ close(): void }>();
 
@@ -42,10 +44,30 @@ export class TestScope {
     readonly test?: object,
   ) {}
 
-  /** Closes every session (restoring its spies) and every resource, and returns the sessions' reports. */
+  /** How many sessions the test has made so far. */
+  get sessionCount(): number {
+    return this.slots.length;
+  }
+
+  add(session: ScopedSession): void {
+    this.open.set(session, this.slots.push(session) - 1);
+  }
+
+  /** A session closed before its test ended: its report waits for the end, and the session itself is let go. */
+  closed(session: ScopedSession, report: SessionReport): void {
+    const slot = this.open.get(session);
+    if (slot === undefined) return;
+    this.slots[slot] = report;
+    this.open.delete(session);
+  }
+
+  /** Closes every session (restoring its spies) and every resource, and returns the sessions' reports in order. */
   closeAll(): SessionReport[] {
-    const reports = [...this.sessions].map((session) => session.close());
-    this.sessions.clear();
+    const reports = this.slots.map((slot) =>
+      this.open.has(slot as ScopedSession) ? (slot as ScopedSession).close() : (slot as SessionReport),
+    );
+    this.slots.length = 0;
+    this.open.clear();
     for (const resource of this.resources) resource.close();
     this.resources.clear();
     return reports;

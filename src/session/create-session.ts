@@ -27,15 +27,16 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
     session = new SessionImpl(options, {
       testName: scope?.testName,
       testPath: scope?.testPath,
-      indexInTest: scope?.sessions.size ?? 0,
+      indexInTest: scope?.sessionCount ?? 0,
       test: scope?.test ?? scope?.testName,
+      scope,
     });
   } catch (error) {
     const site = error instanceof StubConfigError ? userCallSite() : undefined;
     if (site !== undefined) (error as StubConfigError).message += `\n  Session created at ${site}`;
     throw error;
   }
-  scope?.sessions.add(session);
+  scope?.add(session);
   return session;
 }
 

@@ -6,6 +6,7 @@ import { HttpMockSet } from "../http-mocks/mock-set.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import { reportLateCall } from "../lifecycle/late-calls.js";
+import type { TestScope } from "../lifecycle/scope.js";
 import { resolveStrict, strictFromEnv } from "../lifecycle/strict-default.js";
 import { checkMiddleware } from "../middleware/check-middleware.js";
 import { sharedMiddleware } from "../middleware/shared-middleware.js";
@@ -29,6 +30,8 @@ export interface SessionPlace {
   readonly indexInTest: number;
   /** The test (its task, or its name), which a cassette's writer is known by across retries. */
   readonly test: unknown;
+  /** The test's scope, which the session hands its report to when it closes. */
+  readonly scope: TestScope | undefined;
 }
 
 /** Everything a session is made of, checked: refused here, before anything is patched, when it cannot work. */

@@ -26,7 +26,10 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   private closed = false;
   private routeToken: string | undefined;
 
-  constructor(options: SessionOptions<TMessage>, place: SessionPlace) {
+  constructor(
+    options: SessionOptions<TMessage>,
+    private readonly place: SessionPlace,
+  ) {
     this.parts = sessionParts(options, place);
     this.name = this.parts.name;
     this.strict = this.parts.strict;
@@ -112,7 +115,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         closeRoute(this.routeToken, `${this.parts.owner} is closed; a request on its route arrived after its test ended`);
       if (this.runner.idle) this.parts.tools.unbind();
     }
-    return {
+    const report: SessionReport = {
       name: this.name,
       strict: this.strict,
       unusedRuleIds: this.unusedRuleIds(),
@@ -124,6 +127,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         ? { cassette: { path: resolvePath(cassette.path), mode: cassette.replaying ? ("replay" as const) : ("record" as const) } }
         : {}),
     };
+    this.place.scope?.closed(this, report);
+    return report;
   }
 
   [Symbol.dispose](): void {

@@ -38,7 +38,8 @@ describe("the matchers under Jest's expect", () => {
 
 test("under Jest's expect, the user's equality testers apply too", async () => {
   const { turn } = await recordedTurn();
-  const anyCase = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined);
+  const anyCase = (a: unknown, b: unknown) =>
+    typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined;
   jestExpect.addEqualityTesters([anyCase]);
   jest(turn).toHaveCalledTool("complete_task", { input: { task_id: "MILK" } });
   jest(turn).not.toHaveCalledTool("complete_task", { input: { task_id: "DOG" } });

@@ -86,7 +86,8 @@ describe('a tool name nothing knows gets "did you mean"', () => {
 
 describe("the runner's own equality, with the user's testers", () => {
   test("expect.addEqualityTesters applies inside the matchers (a case-insensitive tester failed OSLO against oslo before)", async () => {
-    const caseInsensitive = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined);
+    const caseInsensitive = (a: unknown, b: unknown) =>
+      typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : undefined;
     expect.addEqualityTesters([caseInsensitive]);
     const turn = await turnWith({ city: "oslo", stops: ["bergen"] }, { forecast: "Rain" });
     expect(turn).toHaveCalledTool("record", { input: { city: "OSLO" } });
