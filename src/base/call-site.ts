@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageRoot } from "./package-root.js";
 
 let ownRoots: readonly string[] | undefined;
 
@@ -9,13 +9,7 @@ let ownRoots: readonly string[] | undefined;
  * Both the sources and the build count, since a stack mapped through source maps names the sources.
  */
 function roots(): readonly string[] {
-  if (ownRoots !== undefined) return ownRoots;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let parent = dirname(dir); parent !== dir; dir = parent, parent = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "tooltrace") break;
-  }
-  ownRoots = ["src", "dist", "matchers"].map((folder) => join(dir, folder) + sep);
+  ownRoots ??= ["src", "dist", "matchers"].map((folder) => join(packageRoot(), folder) + sep);
   return ownRoots;
 }
 

@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { isAbsolute, join, resolve } from "node:path";
+import { packageRoot, runsFromBuild } from "../base/package-root.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
@@ -76,7 +75,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   };
 }
 
-function setupFilePath(name: string): string {
-  const built = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+/** A setup file of the plugin: the built one beside the build, the source beside the sources (tooltrace's own tests). */
+function setupFilePath(name: "setup" | "llm-setup"): string {
+  return runsFromBuild() ? join(packageRoot(), "dist", `vitest-${name}.js`) : join(packageRoot(), "src", "vitest", `${name}.ts`);
 }

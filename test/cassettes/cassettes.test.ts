@@ -199,15 +199,18 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
   test("a writer killed while saving never leaves half a file: the cassette is the old one or the whole new one", async () => {
     const path = cassettePath();
     writeFileSync(path, JSON.stringify({ version: 1, tools: { old: [{ input: {}, output: "kept" }] }, http: {} }));
-    const built = new URL("../../dist/src/cassettes/cassette.js", import.meta.url).href;
-    // A child records a large cassette and saves it; it is killed while the save is under way.
+    // A child records a large cassette through the built package and saves it; it is killed while the save is under way.
     const script = `
-      const { Cassette } = await import(${JSON.stringify(built)});
-      const cassette = Cassette.open({ mode: "record", path: ${JSON.stringify(path)} }, () => undefined);
-      const output = "x".repeat(2000);
-      for (let i = 0; i < 40000; i++) cassette.recordTool("search", { input: { i }, output });
+      const { createSession } = await import("tooltrace");
+      const output = "x".repeat(8000);
+      const tools = { search: (input) => output };
+      const session = createSession({ tools, cassette: { mode: "record", path: ${JSON.stringify(path)} }, agent: () => {
+        for (let i = 0; i < 10000; i++) tools.search({ i });
+        return "done";
+      } });
+      await session.send("go");
       process.stdout.write("saving\\n");
-      cassette.save();
+      session.close();
       process.stdout.write("saved\\n");`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -225,7 +228,7 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(out).toContain("saving");
     const file = JSON.parse(readFileSync(path, "utf8")) as { tools: Record<string, unknown[]> };
     if (killedWhileWriting && !out.includes("saved")) expect(file.tools).toEqual({ old: [{ input: {}, output: "kept" }] });
-    else expect(file.tools.search).toHaveLength(40000);
+    else expect(file.tools.search).toHaveLength(10000);
     // The next save clears what a killed writer left beside the cassette.
     const next = createSession({ tools: { t: async () => 1 }, agent: () => "", cassette: { mode: "record", path } });
     next.close();

@@ -35,7 +35,7 @@ test("every documented entry point imports from the build", async () => {
     mcp: string;
   };
   expect(result.core).toBe(true);
-  expect(result.setup).toMatch(/dist[\\/]src[\\/]vitest[\\/]setup\.js$/);
+  expect(result.setup).toMatch(/dist[\\/]vitest-setup\.js$/);
   expect(result.matchers).toContain("toHaveCalledTool");
   expect(result.aiSdk).toBe("function");
   expect([result.wire, result.agentsSdk, result.mcp]).toEqual(["functionfunction", "function", "function"]);

@@ -1,0 +1,67 @@
+// `npm run build`: the package as users install it. One ESM file per entry point plus shared chunks
+// (rolldown), with source maps into src/; declaration files from tsc, with declaration maps. Dependencies
+// stay outside the bundle, so the heavy optional ones (ajv, re2js, regjsparser, msw) load only when used.
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { join } from "node:path";
+import { build } from "rolldown";
+
+const root = join(import.meta.dirname, "..");
+/** Each entry point's source, by its file in dist/ (package.json's `exports` point at these). */
+export const ENTRIES = {
+  index: "src/index.ts",
+  vitest: "src/vitest/index.ts",
+  "vitest-setup": "src/vitest/setup.ts",
+  "vitest-llm-setup": "src/vitest/llm-setup.ts",
+  matchers: "matchers/index.ts",
+  jest: "src/jest/setup.ts",
+  "ai-sdk": "src/agents/ai-sdk.ts",
+  msw: "src/entries/msw.ts",
+  wire: "src/entries/wire.ts",
+  "agents-sdk": "src/agents/openai-agents.ts",
+  cli: "src/cli/index.ts",
+};
+
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const packages = [
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  ...Object.keys(manifest.devDependencies ?? {}),
+];
+const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+const external = (id) => builtins.has(id) || id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`));
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+execFileSync(process.execPath, [createRequire(import.meta.url).resolve("typescript/bin/tsc"), "-p", join(root, "tsconfig.json")], {
+  stdio: "inherit",
+});
+execFileSync(process.execPath, [join(root, "scripts", "copy-declarations.mjs")], { stdio: "inherit" });
+await build({
+  cwd: root,
+  input: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(root, source)])),
+  platform: "node",
+  // Entries export exactly their modules' names; the shared chunks may carry more, which no entry re-exports.
+  preserveEntrySignatures: "allow-extension",
+  external,
+  treeshake: true,
+  output: {
+    dir: join(root, "dist"),
+    format: "esm",
+    sourcemap: true,
+    entryFileNames: "[name].js",
+    chunkFileNames: "chunks/[name]-[hash].js",
+    // Two shared chunks: what every entry needs, and what needs msw (so `tooltrace` alone never loads msw).
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [
+        { name: "msw", test: /src[/]catchers[/](msw-|network-guard)/, priority: 2 },
+        {
+          name: "core",
+          test: /src[/](base|trace|secrets|stubs|http-mocks|model|cassettes|wire|middleware|pipeline|lifecycle|catchers|session|variants)[/]|matchers[/](?!index\.ts)/,
+          priority: 1,
+        },
+      ],
+    },
+  },
+});
