@@ -1,12 +1,14 @@
 import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { httpMock, reportHttpMock } from "./http-mock.js";
+import { importCost, reportImportCost } from "./import-cost.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
 import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
 
 console.log(`node ${process.version}\n`);
+console.log(`${reportImportCost(importCost())}\n`);
 console.log(reportStubOverhead(await stubOverhead()));
 const memory = await sessionMemory();
 console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap`);

@@ -49,6 +49,8 @@ await build({
     dir: join(root, "dist"),
     format: "esm",
     sourcemap: true,
+    // The declarations carry the documentation; `@vite-ignore` and other annotations must stay.
+    comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
     // Two shared chunks: what every entry needs, and what needs msw (so `tooltrace` alone never loads msw).
