@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { message } from "../base/errors.js";
 
 /** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */
@@ -47,16 +46,23 @@ async function respond(
   outgoing: ServerResponse,
 ): Promise<void> {
   try {
-    const response = await handler(toRequest(incoming));
+    const response = await handler(toRequest(incoming, await readBody(incoming)));
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    outgoing.writeHead(response.status, headers);
-    if (response.body !== null) {
-      const reader = response.body.getReader();
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
+    if (response.body === null) {
+      outgoing.writeHead(response.status, headers).end();
+      return;
     }
+    // Server-sent events go out as they come (a live upstream's reply streams through); anything else whole.
+    if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
+      outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()));
+      return;
+    }
+    outgoing.writeHead(response.status, headers);
+    const reader = response.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
     outgoing.end();
   } catch (error) {
     if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "application/json" });
@@ -64,17 +70,24 @@ async function respond(
   }
 }
 
-function toRequest(incoming: IncomingMessage): Request {
+/** The whole request body (a model request is small JSON); empty for methods without one. */
+function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
+  if (incoming.method === "GET" || incoming.method === "HEAD") return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => resolve(Buffer.concat(chunks)));
+    incoming.once("error", reject);
+  });
+}
+
+function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(`http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`, {
-    method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
-  } as RequestInit);
+  const init: RequestInit = { method: incoming.method ?? "GET", headers };
+  if (body !== undefined) init.body = body as unknown as BodyInit;
+  return new Request(`http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`, init);
 }

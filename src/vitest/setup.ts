@@ -66,8 +66,9 @@ if (typeof aroundEach === "function") {
 } else {
   // Vitest < 4.1 has no aroundEach: wrap the test function itself, which the runner looks up after the
   // beforeEach hooks, so every test (concurrent ones too) runs in its own scope.
-  // A variable, so Vite does not resolve it in Vitest 5, which has no `vitest/suite` (and never gets here).
-  const suite = "vitest/suite";
+  // Computed, so neither the bundler nor Vite sees a literal to resolve: Vitest 5 has no `vitest/suite` (and
+  // never gets here).
+  const suite = ["vitest", "suite"].join("/");
   const { getFn, setFn } = (await import(/* @vite-ignore */ suite)) as {
     getFn(task: object): unknown;
     setFn(task: object, fn: () => Promise<void>): void;

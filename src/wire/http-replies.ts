@@ -13,11 +13,11 @@ export function errorResponse(codec: WireCodec, kind: WireErrorKind, message: st
 /** The mock's reply as the provider sends it: its JSON, or its server-sent events when the client streams. */
 export function replyResponse(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): Response {
   if (!decoded.stream) return jsonResponse(codec.encodeJson(reply, decoded, id), 200, codec.headers);
-  const encoder = new TextEncoder();
-  const events = codec.encodeStream(reply, decoded, id);
+  // The mock's events are all known at once: one chunk, as a fast provider's reply arrives.
+  const bytes = new TextEncoder().encode(codec.encodeStream(reply, decoded, id).join(""));
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const event of events) controller.enqueue(encoder.encode(event));
+      controller.enqueue(bytes);
       controller.close();
     },
   });

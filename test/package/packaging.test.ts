@@ -24,8 +24,8 @@ test("`prepare` builds and does nothing else; no script npm runs on install or p
   expect(readFileSync(join(root, "scripts", "test-matrix.mjs"), "utf8")).toContain("install-compat.mjs");
 });
 
-// A checkout with its dependencies installed; the compatibility runs copy the sources without them.
-test.skipIf(!existsSync(join(root, "node_modules")))(
+// A git checkout with its dependencies installed; the compatibility runs work on copies that are neither.
+test.skipIf(!existsSync(join(root, ".git")) || !existsSync(join(root, "node_modules")))(
   "a checkout without dist/ packs a complete package, as `npm i -D git+<repo>` does, and the tarball installs and loads",
   async () => {
     // A checkout as git gives it: the tracked files (and this change's new ones), no dist/; its dependencies
