@@ -57,7 +57,9 @@ async function respond(
     }
     // Server-sent events go out as they come (a live upstream's reply streams through); anything else whole.
     if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
-      outgoing.writeHead(response.status, headers).end(Buffer.from(await response.arrayBuffer()));
+      const body = Buffer.from(await response.arrayBuffer());
+      headers["content-length"] = String(body.byteLength);
+      outgoing.writeHead(response.status, headers).end(body);
       return;
     }
     outgoing.writeHead(response.status, headers);
@@ -82,11 +84,9 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+  const headers: [string, string][] = [];
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i] as string, raw[i + 1] as string]);
   const init: RequestInit = { method: incoming.method ?? "GET", headers };
   if (body !== undefined) init.body = body as unknown as BodyInit;
   return new Request(`http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`, init);

@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { DEFAULT_BASE_URLS } from "./base-urls.js";
@@ -136,7 +137,7 @@ export const anthropicMessages: WireCodec = {
     if (reply.text !== "") {
       events.push(sse({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
       ping();
-      for (const text of chunkText(reply.text))
+      for (const text of chunkText(reply.text, WIRE_DELTA))
         events.push(sse({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, "content_block_delta"));
       events.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
       index += 1;

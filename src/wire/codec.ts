@@ -113,8 +113,11 @@ export function asRecord(value: unknown, what: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/** The fewest characters of text in one streamed delta on the wire: a few tokens, as providers send them. */
+export const WIRE_DELTA = 32;
+
 /** Splits a JSON argument string into a few deltas, as providers stream tool arguments. */
-export function chunkJson(json: string, size = 16): string[] {
+export function chunkJson(json: string, size = 64): string[] {
   if (json.length === 0) return [""];
   const chunks: string[] = [];
   for (let i = 0; i < json.length; i += size) chunks.push(json.slice(i, i + size));

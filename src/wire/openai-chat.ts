@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import {
@@ -121,7 +122,7 @@ export const openaiChat: WireCodec = {
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       });
     const events = [chunk({ role: "assistant", content: "", refusal: null })];
-    for (const content of reply.text === "" ? [] : chunkText(reply.text)) events.push(chunk({ content }));
+    for (const content of reply.text === "" ? [] : chunkText(reply.text, WIRE_DELTA)) events.push(chunk({ content }));
     reply.toolCalls.forEach((call, index) => {
       if (isCustom(call, request)) {
         events.push(chunk({ tool_calls: [{ index, ...toolCall(call, request) }] }));

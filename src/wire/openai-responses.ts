@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import {
@@ -119,7 +120,7 @@ export const openaiResponses: WireCodec = {
         events.push(event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } }));
         const part = { type: "output_text", text: "", annotations: [] };
         events.push(event("response.content_part.added", { item_id: item.id, output_index, content_index: 0, part }));
-        for (const delta of chunkText(text))
+        for (const delta of chunkText(text, WIRE_DELTA))
           events.push(event("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta, logprobs: [] }));
         events.push(event("response.output_text.done", { item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
         events.push(event("response.content_part.done", { item_id: item.id, output_index, content_index: 0, part: { ...part, text } }));
