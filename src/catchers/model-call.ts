@@ -43,7 +43,8 @@ export function catchModelCall(
   options: ModelTerminalOptions & { readonly context?: TurnContext | undefined } = {},
 ): Promise<ResolvedReply> {
   const context = options.context ?? currentTurnContext();
-  if (context === undefined) return answerOutsideSession(responder, caught, options.idPrefix).reply;
+  // No session records it: the mock model answers, and nobody keeps a record.
+  if (context === undefined) return responder.respond(caught.request, options.idPrefix);
   return context.pipeline.model(context, { kind: "model", ...caught }, modelTerminal(responder, context, options));
 }
 
@@ -52,7 +53,7 @@ export function openModelCall(context: TurnContext, caught: Omit<CaughtModelCall
   return context.pipeline.openModel(context, { kind: "model", ...caught });
 }
 
-/** A model call with no session: the mock model answers, and the finished record comes with the reply. */
+/** A model call with no session (the wire mock on its own): the mock model answers, and the finished record comes with the reply. */
 export function answerOutsideSession(
   responder: Responder,
   caught: Omit<CaughtModelCall, "kind">,
@@ -61,26 +62,35 @@ export function answerOutsideSession(
   const startedAt = Date.now();
   const started = performance.now();
   let step: number | undefined;
-  const record = (fields: Pick<ModelCall, "status" | "reply" | "usage"> & { error?: ModelCall["error"] }): ModelCall =>
+  const record = (
+    status: "completed" | "failed",
+    reply: ModelCall["reply"],
+    usage: ModelCall["usage"],
+    error?: ModelCall["error"],
+  ): ModelCall =>
     detachedModelCall({
       startedAt,
       durationMs: performance.now() - started,
       answeredBy: MOCK_MODEL,
       provider: caught.provider,
       model: caught.model,
-      path: [],
       request: caught.request,
       streamed: caught.streamed,
-      ...(step !== undefined ? { step } : {}),
-      ...(caught.http ? { http: caught.http } : {}),
-      ...fields,
+      step,
+      http: caught.http,
+      status,
+      reply,
+      usage,
+      error,
     });
-  const reply = responder.respond(caught.request, idPrefix, (n) => (step = n));
+  const reply = responder.respond(caught.request, idPrefix, (n) => {
+    step = n;
+  });
   return {
     reply,
     record: reply.then(
-      (answered) => record({ status: "completed", reply: { text: answered.text, toolCalls: answered.toolCalls }, usage: answered.usage }),
-      (error: unknown) => record({ status: "failed", reply: { text: "", toolCalls: [] }, usage: ZERO_USAGE, error: toTraceError(error) }),
+      (answered) => record("completed", { text: answered.text, toolCalls: answered.toolCalls }, answered.usage),
+      (error: unknown) => record("failed", { text: "", toolCalls: [] }, ZERO_USAGE, toTraceError(error)),
     ),
   };
 }

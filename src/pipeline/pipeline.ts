@@ -22,8 +22,6 @@ import type { Step, Terminal } from "./types.js";
 /** The most tool calls one session records. */
 export const MAX_CALLS_PER_SESSION = 10_000;
 
-const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
-
 /** What a pipeline is built from: a session's log, chain, tools and model. */
 export interface PipelineOptions {
   readonly name: string;
@@ -127,15 +125,12 @@ export class Pipeline implements ChainEnvironment {
     const { turn } = context;
     this.asked.requested(turn, caught.request);
     const record = this.log.openModel(turn, {
-      kind: "model",
       provider: caught.provider,
       model: caught.model,
       path: context.path,
       request: caught.request,
-      reply: EMPTY_REPLY,
       streamed: caught.streamed,
-      usage: ZERO_USAGE,
-      ...(caught.http ? { http: { ...caught.http } } : {}),
+      http: caught.http,
     });
     const name = `${caught.provider} ${caught.model}`;
     const complete = (value: unknown) => {
@@ -176,13 +171,11 @@ export class Pipeline implements ChainEnvironment {
 
   /** An HTTP exchange that is not an LLM call, linked to the tool call it was made in. */
   http(context: TurnContext, caught: CaughtHttpCall, terminal: Terminal): unknown {
-    const body = caught.request?.body;
     const record = this.log.openHttp(context.turn, {
-      kind: "http",
       method: caught.method,
       url: caught.url,
-      ...(body !== undefined ? { requestBody: body } : {}),
-      ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}),
+      requestBody: caught.request?.body,
+      parentSeq: context.parentSeq,
     });
     const input = caught.request ?? { method: caught.method, url: caught.url };
     const complete = (response: unknown) => this.log.completeHttp(record, response instanceof Response ? response.status : undefined);
@@ -198,8 +191,7 @@ export class Pipeline implements ChainEnvironment {
   refuseUncaught(context: TurnContext, method: string, url: string): string | undefined {
     if (!this.strict || this.options.recording) return undefined;
     const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
-    const fields = { kind: "http" as const, method, url, ...(context.parentSeq !== undefined ? { parentSeq: context.parentSeq } : {}) };
-    this.log.refusedHttp(context.turn, fields, message);
+    this.log.refusedHttp(context.turn, { method, url, requestBody: undefined, parentSeq: context.parentSeq }, message);
     this.report(message, context.turn);
     return message;
   }

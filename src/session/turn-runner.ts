@@ -7,7 +7,7 @@ import type { TurnRecord } from "../trace/records.js";
 import type { Turn } from "../trace/types.js";
 import { applyReply } from "./apply-reply.js";
 import type { SessionParts } from "./session-parts.js";
-import type { Agent, SendOptions } from "./types.js";
+import type { Agent, AgentContext, AgentReply, SendOptions } from "./types.js";
 
 /** The turn running now. */
 export interface RunningTurn {
@@ -25,6 +25,8 @@ export class TurnRunner<TMessage> {
   running: RunningTurn | undefined;
   /** Agent runs that have not settled, even if their turn ended (timed out): the tools stay caught until they do. */
   private agentsInFlight = 0;
+  /** The qualified names of the session's tools, which every turn lists. */
+  private readonly toolNames: readonly string[];
 
   constructor(
     private readonly parts: SessionParts,
@@ -33,7 +35,9 @@ export class TurnRunner<TMessage> {
     private readonly middlewareHost: MiddlewareHost,
     /** Called when the last agent run settles (the session restores its tools once it is closed, too). */
     private readonly onAgentsSettled: () => void,
-  ) {}
+  ) {
+    this.toolNames = [...parts.tools.names.keys()];
+  }
 
   get idle(): boolean {
     return this.agentsInFlight === 0;
@@ -46,8 +50,15 @@ export class TurnRunner<TMessage> {
       throw new TooltraceError(
         `${this.parts.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`,
       );
-    const turn = log.openTurn(message, [...this.parts.tools.names.keys()]);
+    const turn = log.openTurn(message, this.toolNames);
     const controller = new AbortController();
+    // One rejection for the whole turn, raced against each phase: a timeout, the caller's signal, a middleware's
+    // abort or the test's end stops the turn at once, whatever the agent does.
+    const aborted = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
+    );
+    aborted.catch(() => undefined);
+    const guard = <T>(work: Promise<T>): Promise<T> => Promise.race([work, aborted]);
     const context: TurnContext = { pipeline, turn, path: [] };
     this.running = { turn, context, controller };
     const external = options.signal;
@@ -71,33 +82,22 @@ export class TurnRunner<TMessage> {
       log.results(turn, middleware.results);
     }
     try {
-      const sent =
-        middleware === undefined
-          ? message
-          : await raceAbort(
-              runInTurnContext(context, () => middleware.before(message)),
-              controller.signal,
-            );
+      const sent = middleware === undefined ? message : await guard(runInTurnContext(context, () => middleware.before(message)));
       if (sent !== message) log.rewriteMessage(turn, sent);
       const history = [...this.history];
-      const run = runInTurnContext(context, () =>
-        Promise.resolve().then(() => this.agent(sent, { history, signal: controller.signal, turn })),
-      );
+      const run = runInTurnContext(context, () => this.start(sent, { history, signal: controller.signal, turn }));
       this.agentsInFlight += 1;
       const settled = () => {
         this.agentsInFlight -= 1;
         if (this.agentsInFlight === 0) this.onAgentsSettled();
       };
       run.then(settled, settled);
-      const reply = await raceAbort(run, controller.signal);
+      const reply = await guard(run);
       const added = applyReply(log, turn, sent, reply);
       pipeline.asked.settleTurn(turn, true);
       if (middleware !== undefined) {
         const finished = { message: sent, answer: turn.text, toolCalls: turn.toolCalls, turn };
-        await raceAbort(
-          runInTurnContext(context, () => middleware.after(finished)),
-          controller.signal,
-        );
+        await guard(runInTurnContext(context, () => middleware.after(finished)));
       }
       this.history.push(...added);
       log.finishTurn(turn, "completed");
@@ -113,6 +113,15 @@ export class TurnRunner<TMessage> {
     return turn;
   }
 
+  /** The agent's run as a promise, whether it answers synchronously, asynchronously, or throws. */
+  private start(message: string, context: AgentContext<TMessage>): Promise<AgentReply<TMessage>> {
+    try {
+      return Promise.resolve(this.agent(message, context));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** Ends turn `turnIndex` with `error` if it is the one running (a middleware's `abort`, or its failure). */
   abortTurn(turnIndex: number, error: Error): void {
     if (this.running?.turn.index === turnIndex) this.running.controller.abort(error);
@@ -125,26 +134,4 @@ export class TurnRunner<TMessage> {
     if (pending.length === 0) return "Nothing tooltrace caught was pending: the agent was busy elsewhere.";
     return `Pending: ${pending.map((record) => describePending(record, now)).join("; ")}.`;
   }
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // The work may have aborted the turn itself before failing: its failure is the abort's, already reported.
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,6 +1,18 @@
 import { type Mutable, TurnRecord } from "./records.js";
 import { toTraceError } from "./to-trace-error.js";
-import type { AnswerSource, HttpCall, Interaction, ModelCall, ModelToolCall, ToolCall, TraceChange, TurnStatus, Usage } from "./types.js";
+import type {
+  AnswerSource,
+  HttpCall,
+  HttpExchange,
+  Interaction,
+  ModelCall,
+  ModelToolCall,
+  ToolCall,
+  TraceChange,
+  TurnStatus,
+  Usage,
+} from "./types.js";
+import { ZERO_USAGE } from "./usage.js";
 
 /** A tool call the model asked for, as the log records it when it never reached the chain. */
 export interface OutsideCall {
@@ -11,7 +23,25 @@ export interface OutsideCall {
   readonly input: unknown;
 }
 
-type Fields<T extends Interaction> = Omit<T, "seq" | "turnIndex" | "startedAt" | "start" | "status">;
+/** What a model call is opened with. */
+export interface OpenModelCall {
+  readonly provider: string;
+  readonly model: string;
+  readonly path: readonly string[];
+  readonly request: unknown;
+  readonly streamed: boolean;
+  readonly http: HttpExchange | undefined;
+}
+
+/** What an HTTP exchange is opened with. */
+export interface OpenHttpCall {
+  readonly method: string;
+  readonly url: string;
+  readonly requestBody: unknown;
+  readonly parentSeq: number | undefined;
+}
+
+const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
 
 /** The one cast in tooltrace through a readonly trace type: the log writes the records it made. */
 function writable<T>(record: T): Mutable<T> {
@@ -90,14 +120,52 @@ export class SessionLog {
     return record;
   }
 
-  openModel(turn: TurnRecord, fields: Fields<ModelCall>): ModelCall {
-    const record = this.open(turn, fields) as ModelCall;
+  /** Opens a model call, every field in one literal (a record built by spreading is a slow one). */
+  openModel(turn: TurnRecord, call: OpenModelCall): ModelCall {
+    const record: ModelCall = {
+      seq: this.interactions.length + 1,
+      kind: "model",
+      turnIndex: turn.index,
+      status: "pending",
+      answeredBy: undefined,
+      startedAt: Date.now(),
+      start: this.now(),
+      end: undefined,
+      durationMs: undefined,
+      provider: call.provider,
+      model: call.model,
+      path: call.path,
+      request: call.request,
+      reply: EMPTY_REPLY,
+      streamed: call.streamed,
+      usage: ZERO_USAGE,
+      step: undefined,
+      http: call.http,
+    };
+    this.interactions.push(record);
     turn.modelCalls.push(record);
     return record;
   }
 
-  openHttp(turn: TurnRecord, fields: Fields<HttpCall>): HttpCall {
-    const record = this.open(turn, fields) as HttpCall;
+  /** Opens an HTTP exchange, linked to the tool call it was made in (`parentSeq`). */
+  openHttp(turn: TurnRecord, call: OpenHttpCall): HttpCall {
+    const record: HttpCall = {
+      seq: this.interactions.length + 1,
+      kind: "http",
+      turnIndex: turn.index,
+      status: "pending",
+      answeredBy: undefined,
+      startedAt: Date.now(),
+      start: this.now(),
+      end: undefined,
+      durationMs: undefined,
+      method: call.method,
+      url: call.url,
+      requestBody: call.requestBody,
+      statusCode: undefined,
+      parentSeq: call.parentSeq,
+    };
+    this.interactions.push(record);
     turn.httpCalls.push(record);
     return record;
   }
@@ -181,8 +249,8 @@ export class SessionLog {
   }
 
   /** An HTTP request refused before it reached the chain (it skipped every catcher), in one go. */
-  refusedHttp(turn: TurnRecord, fields: Fields<HttpCall>, message: string): HttpCall {
-    const record = this.openHttp(turn, fields);
+  refusedHttp(turn: TurnRecord, call: OpenHttpCall, message: string): HttpCall {
+    const record = this.openHttp(turn, call);
     this.answeredBy(record, STRICT);
     this.fail(record, { name: "TypeError", message }, "rejected");
     return record;
@@ -213,19 +281,6 @@ export class SessionLog {
     record.status = status;
     record.end = this.now();
     record.durationMs = record.end - record.start;
-  }
-
-  private open(turn: TurnRecord, fields: Fields<Interaction>): Interaction {
-    const record = {
-      seq: this.interactions.length + 1,
-      turnIndex: turn.index,
-      startedAt: Date.now(),
-      start: this.now(),
-      status: "pending",
-      ...fields,
-    } as Interaction;
-    this.interactions.push(record);
-    return record;
   }
 }
 
