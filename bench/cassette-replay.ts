@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { serveOnLoopback } from "../src/catchers/loopback-server.js";
-import { startLlmServer } from "../src/catchers/msw-server.js";
-import { createSession, type MockModelRequest, type SessionOptions } from "../src/index.js";
-import { createLlmAnswer } from "../src/catchers/wire-answer.js";
+import { serveOnLoopback } from "tooltrace/wire";
+import { startLlmServer } from "tooltrace/msw";
+import { createSession, type MockModelRequest, type SessionOptions } from "tooltrace";
+import { createLlmAnswer } from "tooltrace/wire";
 import { interleaved, median } from "./stats.js";
 
 const TURNS = 50;

@@ -1,6 +1,6 @@
 import { currentTurnContext } from "../src/pipeline/turn-context.js";
-import { serveOnLoopback } from "../src/catchers/loopback-server.js";
-import { createSession, type MockModelRequest } from "../src/index.js";
+import { serveOnLoopback } from "tooltrace/wire";
+import { createSession, type MockModelRequest } from "tooltrace";
 import { createAgentProcessAnswer, createLlmAnswer } from "../src/catchers/wire-answer.js";
 import { WireToolCalls } from "../src/catchers/wire-tool-calls.js";
 import { interleaved, median } from "./stats.js";

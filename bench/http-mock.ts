@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { httpCatcher } from "../src/catchers/msw-http.js";
-import { createSession } from "../src/index.js";
+import { httpCatcher } from "tooltrace/msw";
+import { createSession } from "tooltrace";
 import { interleaved, median } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;

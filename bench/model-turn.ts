@@ -1,12 +1,14 @@
+import { execFileSync } from "node:child_process";
 import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { createSession, mockModel } from "../src/index.js";
+import { createSession, mockModel } from "tooltrace";
 import { formatNs, median } from "./stats.js";
 
-const TURNS_PER_SAMPLE = 100;
-const SAMPLES = 30;
+const TURNS = 5_000;
+const WARMUP = 2_000;
+const SAMPLES = 10;
 
 const tools = {
   list_tasks: tool({
@@ -48,54 +50,60 @@ async function turn(model: Parameters<typeof generateText>[0]["model"]): Promise
   if (result.text !== "You have 2 tasks." || result.steps.length !== 2) throw new Error("the turn did not take two steps");
 }
 
-/** The baseline: the AI SDK's test model, no session. */
-async function baselineTurns(): Promise<number> {
-  const model = baselineModel();
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < TURNS_PER_SAMPLE; i++) await turn(model);
-  return Number(process.hrtime.bigint() - started) / TURNS_PER_SAMPLE;
-}
-
-/** tooltrace: the mock model inside a session, so every model and tool call goes through the chain and the log. */
-async function sessionTurns(): Promise<number> {
-  const model = tooltraceModel();
-  const session = createSession({ tools, agent: async () => (await turn(model), "") });
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < TURNS_PER_SAMPLE; i++) {
-    const recorded = await session.send("What tasks do I have?");
-    if (recorded.status !== "completed" || recorded.modelCalls.length !== 2 || recorded.toolCalls.length !== 1)
-      throw new Error("the session did not record the turn");
+/** Nanoseconds per turn of `count` turns of one variant, in this process. */
+async function turns(variant: "ours" | "baseline", count: number): Promise<number> {
+  if (variant === "baseline") {
+    const model = baselineModel();
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < count; i++) await turn(model);
+    return Number(process.hrtime.bigint() - started) / count;
   }
-  const ns = Number(process.hrtime.bigint() - started) / TURNS_PER_SAMPLE;
-  session.close();
-  return ns;
+  // A session of 100 turns at a time, as a test makes a few: every model and tool call through the chain and the log.
+  const model = tooltraceModel();
+  let ns = 0;
+  for (let done = 0; done < count; done += 100) {
+    const session = createSession({ tools, agent: async () => (await turn(model), "") });
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 100; i++) {
+      const recorded = await session.send("What tasks do I have?");
+      if (recorded.status !== "completed" || recorded.modelCalls.length !== 2 || recorded.toolCalls.length !== 1)
+        throw new Error("the session did not record the turn");
+    }
+    ns += Number(process.hrtime.bigint() - started);
+    session.close();
+  }
+  return ns / count;
 }
 
-/** A two-step tool turn (generateText) through each model, samples interleaved so drift hits both alike. */
+/**
+ * A two-step tool turn (generateText) through each model. Each sample is a fresh process running one
+ * variant, so neither shares the other's compiled code or its async-context hooks (the AI SDK alone never
+ * turns Node 20's on); samples alternate (ABBA) so drift hits both alike.
+ */
 export async function modelTurn() {
   const ours: number[] = [];
   const baseline: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    await sessionTurns();
-    await baselineTurns();
-  }
+  const sample = (variant: "ours" | "baseline") =>
+    Number(execFileSync(process.execPath, [import.meta.filename, variant], { encoding: "utf8" }).trim());
   for (let i = 0; i < SAMPLES; i++) {
-    // Alternate which runs first (ABBA), so warm-up and drift do not favour either side.
-    if (i % 2 === 0) {
-      ours.push(await sessionTurns());
-      baseline.push(await baselineTurns());
-    } else {
-      baseline.push(await baselineTurns());
-      ours.push(await sessionTurns());
-    }
+    const order = i % 2 === 0 ? (["ours", "baseline"] as const) : (["baseline", "ours"] as const);
+    for (const variant of order) (variant === "ours" ? ours : baseline).push(sample(variant));
   }
-  return { oursNs: median(ours), baselineNs: median(baseline) };
+  return { oursNs: median(ours), baselineNs: median(baseline), ours, baseline };
 }
 
 export function reportModelTurn(result: Awaited<ReturnType<typeof modelTurn>>): string {
+  const range = (values: readonly number[]) => `${formatNs(Math.min(...values))}–${formatNs(Math.max(...values))}`;
   return [
-    `two-step tool turn in a session, mockModel(): median ${formatNs(result.oursNs)} per turn (model and tool calls through the chain, recorded)`,
-    `two-step tool turn, MockLanguageModelV3:       median ${formatNs(result.baselineNs)} per turn (baseline, no session, same run)`,
+    `two-step tool turn in a session, mockModel(): median ${formatNs(result.oursNs)} per turn [${range(result.ours)}] (model and tool calls through the chain, recorded)`,
+    `two-step tool turn, MockLanguageModelV3:       median ${formatNs(result.baselineNs)} per turn [${range(result.baseline)}] (baseline, no session; a process of its own per sample)`,
     `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
   ].join("\n");
+}
+
+// A sample: `node model-turn.js ours|baseline` prints the nanoseconds per turn after a warm-up.
+const variant = process.argv[2];
+if (process.argv[1] === import.meta.filename && (variant === "ours" || variant === "baseline")) {
+  await turns(variant, WARMUP);
+  console.log(await turns(variant, TURNS));
 }

@@ -1,4 +1,4 @@
-import { createRuleSet, createSession } from "../src/index.js";
+import { createRuleSet, createSession } from "tooltrace";
 
 function heap(): number {
   (globalThis as { gc?: () => void }).gc?.();

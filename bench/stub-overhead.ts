@@ -1,4 +1,4 @@
-import { createSession, type ToolStub } from "../src/index.js";
+import { createSession, type ToolStub } from "tooltrace";
 import { formatNs, median } from "./stats.js";
 
 const CALLS_PER_SAMPLE = 5_000;
@@ -59,7 +59,7 @@ async function loop(stubs: readonly ToolStub[]): Promise<{ ns: number; answeredB
 }
 
 /**
- * A stubbed call through the whole path (tinyspy spy, async-context lookup, the chain, 100 rules, the log
+ * A stubbed call through the whole path (the patched executor, async-context lookup, the chain, 100 rules, the log
  * record) against the same call in the same kind of session with no rules (the real function answers), and
  * against the bare function. Samples alternate (ABBA) so drift hits all alike.
  */

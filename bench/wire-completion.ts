@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { createSession } from "../src/index.js";
-import { llmWire } from "../src/entries/msw.js";
+import { createSession } from "tooltrace";
+import { llmWire } from "tooltrace/msw";
 import { formatNs, interleaved, median } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LLMock } from "@copilotkit/aimock";
 import OpenAI from "openai";
-import { createLlmAnswer, serveOnLoopback } from "../src/entries/wire.js";
+import { createLlmAnswer, serveOnLoopback } from "tooltrace/wire";
 import { formatNs, median } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 100;

@@ -58,6 +58,8 @@ await build({
       includeDependenciesRecursively: false,
       groups: [
         { name: "msw", test: /src[/]catchers[/](msw-|network-guard)/, priority: 2 },
+        // A socket server, for the wire without MSW and the CLI adapters: `tooltrace` alone never loads node:http.
+        { name: "loopback", test: /src[\\/]catchers[\\/]loopback-server/, priority: 2 },
         {
           name: "core",
           test: /src[/](base|trace|secrets|stubs|http-mocks|model|cassettes|wire|middleware|pipeline|lifecycle|catchers|session|variants)[/]|matchers[/](?!index\.ts)/,

@@ -62,6 +62,32 @@ export async function runAgent(model: LanguageModel, tools: ReturnType<typeof cr
 }
 `;
 
+/**
+ * The same 1,000 evals in one test file per variant, run in one worker, with the heap measured (after a full
+ * garbage collection) before the first test and after the last: what a long file keeps of its tests.
+ */
+export function generateHeapSuite(root: string, tests = 1000): void {
+  for (const variant of ["tooltrace", "baseline"] as const) {
+    const dir = join(root, `heap-${variant}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "agent.ts"), AGENT);
+    writeFileSync(join(dir, "vitest.config.ts"), variant === "tooltrace" ? TOOLTRACE_CONFIG : BASELINE_CONFIG);
+    const body = Array.from({ length: tests }, (_, i) => (variant === "tooltrace" ? tooltraceTest : baselineTest)(i)).join("\n");
+    writeFileSync(join(dir, "heap.eval.ts"), `${variant === "tooltrace" ? TOOLTRACE_HEADER : BASELINE_HEADER}${HEAP_PROBE}\n${body}`);
+  }
+}
+
+const HEAP_PROBE = `import { afterAll, beforeAll } from "vitest";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+let before = 0;
+beforeAll(() => { before = heap(); });
+afterAll(() => { process.stdout.write("HEAP_GROWTH " + (heap() - before) + "\\n"); });
+`;
+
 const TOOLTRACE_CONFIG = `import { defineConfig } from "vitest/config";
 import { tooltrace } from "tooltrace/vitest";
 export default defineConfig({ plugins: [tooltrace()], test: { root: import.meta.dirname, include: ["*.eval.ts"] } });

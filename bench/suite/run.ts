@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { formatMs, median } from "../stats.js";
-import { generateSuite } from "./generate.js";
+import { generateHeapSuite, generateSuite } from "./generate.js";
 
 /**
  * `npm run bench:suite`: the generated suite of 1,000 evals on tooltrace against the same evals on
@@ -11,6 +11,26 @@ import { generateSuite } from "./generate.js";
 const root = join(import.meta.dirname, "..", "..", "suite");
 const rounds = Number(process.env.SUITE_ROUNDS ?? 3);
 generateSuite(root);
+generateHeapSuite(root);
+
+/** Bytes the heap grew by over one file of 1,000 evals, in one worker. */
+function heapGrowth(variant: "tooltrace" | "baseline"): number {
+  const output = execFileSync(
+    process.execPath,
+    [
+      join("node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "--config",
+      join(root, `heap-${variant}`, "vitest.config.ts"),
+      "--pool=forks",
+      "--maxWorkers=1",
+    ],
+    { env: { ...process.env, CI: "1" }, encoding: "utf8" },
+  );
+  const growth = /HEAP_GROWTH (-?\d+)/.exec(output)?.[1];
+  if (growth === undefined) throw new Error(`the ${variant} heap run printed no growth:\n${output.slice(-2000)}`);
+  return Number(growth);
+}
 
 function run(variant: "tooltrace" | "baseline"): number {
   const started = process.hrtime.bigint();
@@ -45,3 +65,11 @@ console.log(
   `the same on MockLanguageModelV3 and plain expect (baseline):    median ${formatMs(baseline)} [${samples.baseline.map(formatMs).join(", ")}]`,
 );
 console.log(`ratio: ${(ours / baseline).toFixed(2)}x`);
+const heaps = {
+  tooltrace: [heapGrowth("tooltrace"), heapGrowth("tooltrace"), heapGrowth("tooltrace")],
+  baseline: [heapGrowth("baseline"), heapGrowth("baseline"), heapGrowth("baseline")],
+};
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+console.log(
+  `heap growth over one file of 1,000 evals: tooltrace median ${mb(median(heaps.tooltrace))} [${heaps.tooltrace.map(mb).join(", ")}], the bare AI SDK suite ${mb(median(heaps.baseline))} [${heaps.baseline.map(mb).join(", ")}]: ${(median(heaps.tooltrace) / median(heaps.baseline)).toFixed(1)}x`,
+);

@@ -1,7 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { threadId } from "node:worker_threads";
+import { lazyRequire } from "../base/lazy-require.js";
+
+// Loaded when a cassette is first written: most test files never write one.
+const crypto = lazyRequire<typeof import("node:crypto")>("node:crypto");
+const workerThreads = lazyRequire<typeof import("node:worker_threads")>("node:worker_threads");
 
 /**
  * Writes `text` to `path` through a temporary file renamed over it, so a crash never leaves half a file, and
@@ -11,7 +14,7 @@ export function writeAtomically(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   removeAbandoned(path);
   // Worker threads share a pid: the thread and a random part keep their temporary files apart.
-  const temporary = `${path}.${process.pid}.${threadId}-${randomBytes(4).toString("hex")}.tmp`;
+  const temporary = `${path}.${process.pid}.${workerThreads().threadId}-${crypto().randomBytes(4).toString("hex")}.tmp`;
   try {
     writeFileSync(temporary, text);
     renameSync(temporary, path);

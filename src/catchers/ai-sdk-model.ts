@@ -77,15 +77,10 @@ async function reply(
 }
 
 function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {
-  return [
-    ...(resolved.text !== "" ? [{ type: "text" as const, text: resolved.text }] : []),
-    ...resolved.toolCalls.map((call) => ({
-      type: "tool-call" as const,
-      toolCallId: call.id,
-      toolName: call.name,
-      input: JSON.stringify(call.input),
-    })),
-  ];
+  const parts: (LanguageModelV3Content & LanguageModelV2Content)[] = resolved.text !== "" ? [{ type: "text", text: resolved.text }] : [];
+  for (const call of resolved.toolCalls)
+    parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
+  return parts;
 }
 
 /** The stream parts a real provider emits, in its order: start, text, tool inputs, tool calls, finish. */
@@ -134,7 +129,7 @@ function model<TVersion extends string, TFinish, TUsage>(
     supportedUrls: {},
     async doGenerate(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, false);
-      return { content: content(resolved), ...finish(resolved), warnings: [] };
+      return { content: content(resolved), finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage), warnings: [] };
     },
     async doStream(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, true);

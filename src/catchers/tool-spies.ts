@@ -1,13 +1,10 @@
-import { spies, spyOn } from "tinyspy";
-import { usageError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
-import { isThenable, settle } from "../base/settle.js";
+import { isThenable } from "../base/settle.js";
 import type { ExecutorHandle } from "../pipeline/caught.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
 import { type CallShape, inputFirst } from "./call-shapes.js";
-
-type AnyFunction = (...args: unknown[]) => unknown;
+import { patchFunction } from "./patch-function.js";
 
 /** One patched executor: the spy on `owner[key]`, shared by every session that registered it. */
 export interface Executor extends ExecutorHandle {
@@ -24,7 +21,7 @@ const REAL = { kind: "real" } as const;
 const executors = globalSingleton("executors", () => new WeakMap<object, Map<string, Executor>>());
 
 /**
- * Patches `owner[key]` in place with a tinyspy spy, so code that already holds `owner` is caught. A call made
+ * Patches `owner[key]` in place (see `patchFunction`), so code that already holds `owner` is caught. A call made
  * inside a session's turn goes to that session's pipeline (which decides what answers it); any other call
  * runs the original function untouched. Returns the executor; `release` undoes one hold, and the last
  * restores it.
@@ -55,60 +52,53 @@ export function releaseExecutor(executor: Executor, holder: object): void {
 }
 
 function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>, shape: CallShape): Executor {
-  const descriptor = Object.getOwnPropertyDescriptor(owner, key);
-  if (descriptor !== undefined && !descriptor.configurable && !descriptor.writable) {
-    throw usageError(
-      `cannot patch the executor of tool "${label}": the property \`${key}\` is read-only (is the tools object frozen?).`,
-      "pass tools whose executors can be replaced.",
-    );
-  }
-  const original = (owner as Record<string, AnyFunction>)[key] as AnyFunction;
   const executor: Executor = {
     label,
     holders: new Map(),
     async,
     restore: () => {
-      spy.restore();
-      // tinyspy keeps every spy it made in a set of its own, with its calls and results (and, through their
-      // promises, the async context of the turn that made them): a restored spy must hold nothing.
-      spy.reset();
-      spies.delete(spy);
+      patched.restore();
       byKey.delete(key);
     },
   };
-  const spy = spyOn(owner as Record<string, AnyFunction>, key, function (this: unknown, ...args: unknown[]) {
-    // tinyspy keeps every call's arguments; the trace already has them, so keep its list short.
-    if (spy.callCount >= 1024) spy.reset();
-    const context = currentTurnContext();
-    if (context === undefined) return original.apply(this, args);
-    const caughtInput = shape.input(args);
-    const terminal: Terminal = {
-      source: REAL,
-      live: true,
-      run: (input) => {
-        const result = original.apply(this, input === caughtInput ? args : shape.withInput(args, input));
-        if (!executor.async && isThenable(result)) executor.async = true;
-        return result;
+  const patched = patchFunction(
+    owner,
+    key,
+    label,
+    (original) =>
+      function caught(this: unknown, ...args: unknown[]): unknown {
+        const context = currentTurnContext();
+        if (context === undefined) return original.apply(this, args);
+        const caughtInput = shape.input(args);
+        const terminal: Terminal = {
+          source: REAL,
+          live: true,
+          run: (input) => {
+            const result = original.apply(this, input === caughtInput ? args : shape.withInput(args, input));
+            if (!executor.async && isThenable(result)) executor.async = true;
+            return result;
+          },
+        };
+        const call = {
+          kind: "tool",
+          executor,
+          input: caughtInput,
+          callId: shape.callId(args),
+          toolName: shape.toolName?.(args),
+          traced: shape.traced,
+        } as const;
+        if (!executor.async) return context.pipeline.tool(context, call, terminal);
+        // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
+        let promised: PromiseLike<unknown>;
+        try {
+          const answer = context.pipeline.tool(context, call, terminal);
+          promised = isThenable(answer) ? answer : Promise.resolve(answer);
+        } catch (error) {
+          promised = Promise.reject(error);
+        }
+        return shape.deliver ? shape.deliver(promised) : promised;
       },
-    };
-    const caught = {
-      kind: "tool",
-      executor,
-      input: caughtInput,
-      callId: shape.callId(args),
-      toolName: shape.toolName?.(args),
-      traced: shape.traced,
-    } as const;
-    if (!executor.async) return context.pipeline.tool(context, caught, terminal);
-    // An async executor answers with a promise whatever answers it, so a stub's `throw` is a rejection.
-    const answer = settle(
-      () => context.pipeline.tool(context, caught, terminal),
-      (value) => value,
-      (error) => Promise.reject(error),
-    );
-    const promised = isThenable(answer) ? answer : Promise.resolve(answer);
-    return shape.deliver ? shape.deliver(promised) : promised;
-  });
+  );
   byKey.set(key, executor);
   return executor;
 }

@@ -1,4 +1,4 @@
-import { parseMaybeJson, requestView, toolView } from "./request-view.js";
+import { messageView, parseMaybeJson, requestView, toolView } from "./request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelTool, MockModelToolResult } from "./types.js";
 
 /** The parts of an AI SDK (specification v2 or v3) prompt message this decoder reads. */
@@ -44,18 +44,14 @@ export function fromAiSdkPrompt(prompt: readonly PromptMessage[], tools: readonl
         });
       }
       if (part.type === "tool-result") {
-        const result = { id: part.toolCallId ?? "", name: part.toolName ?? "", ...decodeOutput(part.output) };
+        const decoded = decodeOutput(part.output);
+        const result = { id: part.toolCallId ?? "", name: part.toolName ?? "", output: decoded.output, isError: decoded.isError };
         results.push(result);
         texts.push(typeof result.output === "string" ? result.output : JSON.stringify(result.output));
       }
     }
-    toolResults.push(...results);
-    messages.push({
-      role: message.role,
-      text: texts.join("\n"),
-      ...(calls.length > 0 ? { toolCalls: calls } : {}),
-      ...(results.length > 0 ? { toolResults: results } : {}),
-    });
+    for (const result of results) toolResults.push(result);
+    messages.push(messageView(message.role, texts.length === 1 ? (texts[0] as string) : texts.join("\n"), calls, results));
   }
   // Function tools carry a schema; provider tools (`openai.web_search`, ...) are offered by name and type.
   const offered: MockModelTool[] = (tools ?? []).map((tool) =>

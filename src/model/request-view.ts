@@ -2,7 +2,23 @@ import type { MockModelMessage, MockModelRequest, MockModelTool, MockModelToolRe
 
 /** One offered tool in the view; the description and schema are kept when the definition has them. */
 export function toolView(name: string, description: unknown, inputSchema: unknown, type = "function"): MockModelTool {
-  return { name, type, ...(typeof description === "string" ? { description } : {}), ...(inputSchema !== undefined ? { inputSchema } : {}) };
+  // Literals rather than spreads: a view is built for every tool of every model call.
+  if (typeof description === "string")
+    return inputSchema !== undefined ? { name, type, description, inputSchema } : { name, type, description };
+  return inputSchema !== undefined ? { name, type, inputSchema } : { name, type };
+}
+
+/** One message of the view; the tool calls and results are there only when it has some. */
+export function messageView(
+  role: MockModelMessage["role"],
+  text: string,
+  toolCalls: MockModelMessage["toolCalls"] | undefined,
+  toolResults: MockModelMessage["toolResults"] | undefined,
+): MockModelMessage {
+  if (toolCalls !== undefined && toolCalls.length > 0) {
+    return toolResults !== undefined && toolResults.length > 0 ? { role, text, toolCalls, toolResults } : { role, text, toolCalls };
+  }
+  return toolResults !== undefined && toolResults.length > 0 ? { role, text, toolResults } : { role, text };
 }
 
 /** Builds the request view from the messages, tools and tool results a codec decoded. */

@@ -1,6 +1,6 @@
 import { TooltraceError } from "../base/errors.js";
 import { estimateTokens, promptCharacters } from "./estimate-usage.js";
-import type { MockModelReply, MockModelRequest, ResolvedReply } from "./types.js";
+import type { MockModelReply, MockModelRequest, MockModelToolCall, ResolvedReply } from "./types.js";
 
 /**
  * Validates a responder's reply against the request and fills in what it left out: tool-call ids that are
@@ -22,9 +22,32 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
   if (response.text !== undefined && typeof response.text !== "string") {
     throw new TooltraceError(`mock model call ${callNumber}: \`text\` must be a string.`);
   }
-  const offered = new Set(request.tools.map((tool) => tool.name));
   // Derived ids count every call already in the conversation, answered or not (a call awaiting approval has
-  // no result yet), and skip any id already taken there or given explicitly in this reply.
+  // no result yet), and skip any id already taken there or given explicitly in this reply. Worked out only
+  // when a call needs one.
+  let deriveId: ((position: number) => string) | undefined;
+  const idFor = (position: number): string => {
+    deriveId ??= idDeriver(request, toolCalls, idPrefix);
+    return deriveId(position);
+  };
+  const resolvedCalls = toolCalls.map((call, i) => {
+    if (typeof call?.name !== "string") throw new TooltraceError(`mock model call ${callNumber}: tool call ${i} needs a \`name\`.`);
+    if (!request.tools.some((tool) => tool.name === call.name)) {
+      const list = request.tools.map((tool) => tool.name).join(", ") || "no tools";
+      throw new TooltraceError(
+        `mock model call ${callNumber}: the responder called tool "${call.name}", but the agent offered ${list}. Call one of those, or offer "${call.name}" to the model.`,
+      );
+    }
+    return { id: call.id ?? idFor(i), name: call.name, input: call.input ?? {} };
+  });
+  const text = response.text ?? "";
+  const inputTokens = response.usage?.inputTokens ?? estimateTokens(promptCharacters(request));
+  const outputTokens = response.usage?.outputTokens ?? estimateTokens(replyCharacters(text, resolvedCalls));
+  return { text, toolCalls: resolvedCalls, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+}
+
+/** Ids `call_<n>` (in the provider's prefix) numbered after every call already in the conversation, skipping those taken. */
+function idDeriver(request: MockModelRequest, toolCalls: readonly MockModelToolCall[], idPrefix: string): (position: number) => string {
   const taken = new Set<string>();
   for (const message of request.messages) for (const call of message.toolCalls ?? []) taken.add(call.id);
   for (const result of request.toolResults) taken.add(result.id);
@@ -33,26 +56,15 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
     request.toolResults.length,
     request.messages.reduce((sum, message) => sum + (message.toolCalls?.length ?? 0), 0),
   );
-  const deriveId = (position: number) => {
+  return (position) => {
     let n = prior + position + 1;
     while (taken.has(`${idPrefix}${n}`)) n += 1;
     const id = `${idPrefix}${n}`;
     taken.add(id);
     return id;
   };
-  const resolvedCalls = toolCalls.map((call, i) => {
-    if (typeof call?.name !== "string") throw new TooltraceError(`mock model call ${callNumber}: tool call ${i} needs a \`name\`.`);
-    if (!offered.has(call.name)) {
-      const list = [...offered].join(", ") || "no tools";
-      throw new TooltraceError(
-        `mock model call ${callNumber}: the responder called tool "${call.name}", but the agent offered ${list}. Call one of those, or offer "${call.name}" to the model.`,
-      );
-    }
-    return { id: call.id ?? deriveId(i), name: call.name, input: call.input ?? {} };
-  });
-  const text = response.text ?? "";
-  const replyCharacters = text.length + resolvedCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input).length, 0);
-  const inputTokens = response.usage?.inputTokens ?? estimateTokens(promptCharacters(request));
-  const outputTokens = response.usage?.outputTokens ?? estimateTokens(replyCharacters);
-  return { text, toolCalls: resolvedCalls, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+}
+
+function replyCharacters(text: string, calls: readonly { readonly name: string; readonly input: unknown }[]): number {
+  return text.length + calls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input).length, 0);
 }

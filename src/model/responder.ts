@@ -1,5 +1,6 @@
 import { seededRandom } from "../base/seeded-random.js";
 import { TooltraceError } from "../base/errors.js";
+import { isThenable } from "../base/settle.js";
 import { resolveReply } from "./resolve-reply.js";
 import type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, ResolvedReply } from "./types.js";
 
@@ -49,11 +50,16 @@ export function createResponder(input: MockModelInput | undefined): Responder {
       } else {
         step = respond as MockModelReply | MockModelResponder;
       }
+      if (typeof step !== "function") return resolveReply(step, request, callNumber, idPrefix);
       // Seeded by the session's seed and the call's number in the session (outside one, this responder's count).
       const seed = variant?.seed;
-      const random = seededRandom(((seed ?? 0) * 1_000_003 + (variant?.call ?? callNumber)) >>> 0);
-      const reply = typeof step === "function" ? await step(request, { seed, random }) : step;
-      return resolveReply(reply, request, callNumber, idPrefix);
+      let generator: (() => number) | undefined;
+      const random = () => {
+        generator ??= seededRandom(((seed ?? 0) * 1_000_003 + (variant?.call ?? callNumber)) >>> 0);
+        return generator();
+      };
+      const answered = step(request, { seed, random });
+      return resolveReply(isThenable(answered) ? await answered : answered, request, callNumber, idPrefix);
     },
   };
 }

@@ -31,8 +31,13 @@ export class ChainCall implements TerminalProgress {
     readonly name: string,
     input: unknown,
     private readonly terminal: Terminal,
-    /** Writes the result into the record through the log (a tool's output, a model's reply, an HTTP status). */
-    private readonly complete: (value: unknown) => void,
+    /**
+     * Writes the result into the record through the log (a tool's output, a model's reply, an HTTP status) and
+     * returns what the caller gets.
+     */
+    private readonly finish: (value: unknown) => unknown,
+    /** Told of a failure once it is recorded, before it goes on to the caller. */
+    private readonly failed?: (environment: ChainEnvironment) => void,
   ) {
     this.originalInput = input;
     this.input = input;
@@ -94,12 +99,10 @@ export class ChainCall implements TerminalProgress {
   run(steps: readonly Step[]): unknown {
     return settle(
       () => this.dispatch(steps, 0, this.input, ""),
-      (value) => {
-        this.complete(value);
-        return value;
-      },
+      (value) => this.finish(value),
       (error) => {
         this.environment.log.fail(this.record, error, this.rejected ? "rejected" : "failed");
+        this.failed?.(this.environment);
         throw error;
       },
     );

@@ -7,7 +7,7 @@ import type { ResolvedReply } from "../model/types.js";
 import type { SessionLog } from "../trace/log.js";
 import { qualify } from "../trace/paths.js";
 import type { TurnRecord } from "../trace/records.js";
-import type { Interaction, ModelCall, ToolCall } from "../trace/types.js";
+import type { Interaction, InteractionKind, ModelCall, ToolCall } from "../trace/types.js";
 import { ZERO_USAGE } from "../trace/usage.js";
 import type { CaughtHttpCall, CaughtModelCall, CaughtToolCall, TurnContext } from "./caught.js";
 import { ChainCall, type ChainEnvironment } from "./chain-call.js";
@@ -64,6 +64,8 @@ export class Pipeline implements ChainEnvironment {
   readonly asked: AskedCallsLedger;
   /** The environment of a late call: its one report comes from `runLate`, once the call is answered. */
   private readonly silent: ChainEnvironment;
+  /** The chain's steps for each kind of interaction: only those that act on it. */
+  private readonly stepsFor: Readonly<Record<InteractionKind, readonly Step[]>>;
   private closedNow = false;
   private toolCalls = 0;
   private modelCallsSeeded = 0;
@@ -75,6 +77,8 @@ export class Pipeline implements ChainEnvironment {
     this.responder = options.responder;
     this.upstream = options.upstream;
     this.silent = { name: this.name, strict: this.strict, log: this.log, violation: () => undefined };
+    const only = (kind: InteractionKind) => options.steps.filter((step) => step.kinds === undefined || step.kinds.includes(kind));
+    this.stepsFor = { tool: only("tool"), model: only("model"), http: only("http") };
     this.asked = new AskedCallsLedger(options.log, options.tools, options.strict, (message, turn) => this.report(message, turn));
   }
 
@@ -112,12 +116,18 @@ export class Pipeline implements ChainEnvironment {
       qualifiedName,
       caught.input,
     );
-    const steps = identity.given || caught.wire === true ? this.options.steps : [foreignToolStep(this.name), ...this.options.steps];
-    const complete = (value: unknown) => this.log.completeTool(record, caught.traced ? caught.traced(value) : value);
+    const steps = identity.given || caught.wire === true ? this.stepsFor.tool : [foreignToolStep(this.name), ...this.stepsFor.tool];
+    const finish = (value: unknown) => {
+      this.log.completeTool(record, caught.traced ? caught.traced(value) : value);
+      return value;
+    };
     const real = this.inOwnContext(context, record, qualifiedName, identity.path, terminal);
-    return this.run(context, record, `${qualifiedName}(${compactJson(caught.input)})`, (environment) =>
-      new ChainCall(environment, record, qualifiedName, caught.input, real, complete).run(steps),
-    );
+    if (this.isLate(context)) {
+      return this.runLate(context, record, `${qualifiedName}(${compactJson(caught.input)})`, (environment) =>
+        new ChainCall(environment, record, qualifiedName, caught.input, real, finish).run(steps),
+      );
+    }
+    return new ChainCall(this, record, qualifiedName, caught.input, real, finish).run(steps);
   }
 
   /** Opens a model call; the catcher runs it with the model at the end of the chain. */
@@ -133,34 +143,28 @@ export class Pipeline implements ChainEnvironment {
       http: caught.http,
     });
     const name = `${caught.provider} ${caught.model}`;
-    const complete = (value: unknown) => {
+    const finish = (value: unknown): ResolvedReply => {
       const reply = toResolvedReply(value);
       this.log.completeModel(record, reply, reply.usage);
+      this.asked.replied(record);
+      return reply;
+    };
+    // A failure of the mock model itself (a script that ran out, a responder that threw) fails the test.
+    const failed = (environment: ChainEnvironment) => {
+      if (record.answeredBy?.kind === "mock-model") {
+        environment.violation(`the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`, record);
+      }
     };
     return {
       record,
       sent: (status) => this.log.httpStatus(record, status),
-      run: (terminal) =>
-        Promise.resolve(
-          this.run(context, record, `a model call to ${name}`, (environment) =>
-            settle(
-              () => new ChainCall(environment, record, name, caught.request, terminal, complete).run(this.options.steps),
-              (reply) => {
-                this.asked.replied(record);
-                return toResolvedReply(reply);
-              },
-              (error) => {
-                if (record.answeredBy?.kind === "mock-model") {
-                  environment.violation(
-                    `the mock model failed (${record.provider}, model ${record.model}): ${record.error?.message ?? ""}`,
-                    record,
-                  );
-                }
-                throw error;
-              },
-            ),
-          ),
-        ) as Promise<ResolvedReply>,
+      run: (terminal) => {
+        const chain = (environment: ChainEnvironment) =>
+          new ChainCall(environment, record, name, caught.request, terminal, finish, failed).run(this.stepsFor.model);
+        return Promise.resolve(
+          this.isLate(context) ? this.runLate(context, record, `a model call to ${name}`, chain) : chain(this),
+        ) as Promise<ResolvedReply>;
+      },
     };
   }
 
@@ -178,10 +182,13 @@ export class Pipeline implements ChainEnvironment {
       parentSeq: context.parentSeq,
     });
     const input = caught.request ?? { method: caught.method, url: caught.url };
-    const complete = (response: unknown) => this.log.completeHttp(record, response instanceof Response ? response.status : undefined);
-    return this.run(context, record, `HTTP ${caught.method} ${caught.url}`, (environment) =>
-      new ChainCall(environment, record, `${caught.method} ${caught.url}`, input, terminal, complete).run(this.options.steps),
-    );
+    const finish = (response: unknown) => {
+      this.log.completeHttp(record, response instanceof Response ? response.status : undefined);
+      return response;
+    };
+    const chain = (environment: ChainEnvironment) =>
+      new ChainCall(environment, record, `${caught.method} ${caught.url}`, input, terminal, finish).run(this.stepsFor.http);
+    return this.isLate(context) ? this.runLate(context, record, `HTTP ${caught.method} ${caught.url}`, chain) : chain(this);
   }
 
   /**
@@ -202,9 +209,13 @@ export class Pipeline implements ChainEnvironment {
     return { seed: this.options.seed, call: this.modelCallsSeeded };
   }
 
-  /** Runs a prepared call; one that arrived after its turn ended is marked late and reported once answered. */
-  private run(context: TurnContext, record: Interaction, what: string, call: (environment: ChainEnvironment) => unknown): unknown {
-    if (!this.closedNow && context.turn.status === "running") return call(this);
+  /** True for a call that arrived after its turn ended (or its session closed). */
+  private isLate(context: TurnContext): boolean {
+    return this.closedNow || context.turn.status !== "running";
+  }
+
+  /** Runs a call that arrived after its turn ended: marked late, with no violation of its own, and reported once answered. */
+  private runLate(context: TurnContext, record: Interaction, what: string, call: (environment: ChainEnvironment) => unknown): unknown {
     this.log.late(record);
     return runLate(
       record,

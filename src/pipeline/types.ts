@@ -50,6 +50,8 @@ export interface StepContext {
 export interface Step {
   /** Shown in the trace when the step answers or changes something. */
   readonly name: string;
+  /** The kinds of interaction the step acts on; the others never reach it. Default: every kind. */
+  readonly kinds?: readonly InteractionKind[];
   run(ctx: StepContext, next: (input?: unknown) => unknown): unknown;
 }
 

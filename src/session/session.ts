@@ -98,7 +98,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       const running = this.runner.running;
       if (running) {
         stillRunning = `turn ${running.turn.index} was still running when its test ended. ${this.runner.pendingSummary(running.turn)}`;
-        running.controller.abort(new TooltraceError(`${this.name} closed: its test ended while turn ${running.turn.index} was running.`));
+        running.stop.abort(new TooltraceError(`${this.name} closed: its test ended while turn ${running.turn.index} was running.`));
       }
       try {
         cassette?.save();

@@ -7,13 +7,14 @@ import type { TurnRecord } from "../trace/records.js";
 import type { Turn } from "../trace/types.js";
 import { applyReply } from "./apply-reply.js";
 import type { SessionParts } from "./session-parts.js";
+import { TurnAbort } from "./turn-abort.js";
 import type { Agent, AgentContext, AgentReply, SendOptions } from "./types.js";
 
 /** The turn running now. */
 export interface RunningTurn {
   readonly turn: TurnRecord;
   readonly context: TurnContext;
-  readonly controller: AbortController;
+  readonly stop: TurnAbort;
 }
 
 /**
@@ -51,18 +52,13 @@ export class TurnRunner<TMessage> {
         `${this.parts.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`,
       );
     const turn = log.openTurn(message, this.toolNames);
-    const controller = new AbortController();
-    // One rejection for the whole turn, raced against each phase: a timeout, the caller's signal, a middleware's
-    // abort or the test's end stops the turn at once, whatever the agent does.
-    const aborted = new Promise<never>((_, reject) =>
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
-    );
-    aborted.catch(() => undefined);
-    const guard = <T>(work: Promise<T>): Promise<T> => Promise.race([work, aborted]);
+    // A timeout, the caller's signal, a middleware's abort or the test's end stops the turn at once, whatever the agent does.
+    const stop = new TurnAbort();
+    const guard = <T>(work: Promise<T>): Promise<T> => stop.guard(work);
     const context: TurnContext = { pipeline, turn, path: [] };
-    this.running = { turn, context, controller };
+    this.running = { turn, context, stop };
     const external = options.signal;
-    const onExternalAbort = () => controller.abort(external?.reason);
+    const onExternalAbort = () => stop.abort(external?.reason);
     if (external?.aborted) onExternalAbort();
     external?.addEventListener("abort", onExternalAbort, { once: true });
     const timer =
@@ -70,9 +66,7 @@ export class TurnRunner<TMessage> {
         ? undefined
         : setTimeout(
             () =>
-              controller.abort(
-                new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`),
-              ),
+              stop.abort(new TooltraceError(`turn ${turn.index} timed out after ${options.timeoutMs} ms. ${this.pendingSummary(turn)}`)),
             options.timeoutMs,
           );
     const middleware =
@@ -85,7 +79,7 @@ export class TurnRunner<TMessage> {
       const sent = middleware === undefined ? message : await guard(runInTurnContext(context, () => middleware.before(message)));
       if (sent !== message) log.rewriteMessage(turn, sent);
       const history = [...this.history];
-      const run = runInTurnContext(context, () => this.start(sent, { history, signal: controller.signal, turn }));
+      const run = runInTurnContext(context, () => this.start(sent, new TurnAgentContext(history, stop, turn)));
       this.agentsInFlight += 1;
       const settled = () => {
         this.agentsInFlight -= 1;
@@ -124,7 +118,7 @@ export class TurnRunner<TMessage> {
 
   /** Ends turn `turnIndex` with `error` if it is the one running (a middleware's `abort`, or its failure). */
   abortTurn(turnIndex: number, error: Error): void {
-    if (this.running?.turn.index === turnIndex) this.running.controller.abort(error);
+    if (this.running?.turn.index === turnIndex) this.running.stop.abort(error);
   }
 
   /** What a turn that did not end waits on, for a timeout's message. */
@@ -133,5 +127,18 @@ export class TurnRunner<TMessage> {
     const pending = turn.interactions.filter((record) => record.status === "pending");
     if (pending.length === 0) return "Nothing tooltrace caught was pending: the agent was busy elsewhere.";
     return `Pending: ${pending.map((record) => describePending(record, now)).join("; ")}.`;
+  }
+}
+
+/** What the agent is given besides the message; its `signal` is made when the agent reads it. */
+class TurnAgentContext<TMessage> implements AgentContext<TMessage> {
+  constructor(
+    readonly history: readonly TMessage[],
+    private readonly stop: TurnAbort,
+    readonly turn: Turn,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.stop.signal;
   }
 }

@@ -60,6 +60,8 @@ export class SessionLog {
   /** Violations not yet taken, each with its turn (none for the session's own, such as a cassette write). */
   private readonly standing: { readonly message: string; readonly turn: TurnRecord | undefined }[] = [];
   private readonly origin = performance.now();
+  /** The wall clock when the log began: records' `startedAt` is read off it and the monotonic clock. */
+  private readonly wallOrigin = Date.now();
 
   /** Milliseconds since the session was created, monotonic. */
   now(): number {
@@ -98,14 +100,15 @@ export class SessionLog {
 
   /** Opens a tool call. Built as one literal with every field, so records share one shape: calls are the hot path. */
   openTool(turn: TurnRecord, id: string, tool: string, path: readonly string[], qualifiedName: string, input: unknown): ToolCall {
+    const start = this.now();
     const record: ToolCall = {
       seq: this.interactions.length + 1,
       kind: "tool",
       turnIndex: turn.index,
       status: "pending",
       answeredBy: undefined,
-      startedAt: Date.now(),
-      start: this.now(),
+      startedAt: this.wallOrigin + Math.round(start),
+      start,
       end: undefined,
       durationMs: undefined,
       id,
@@ -122,14 +125,15 @@ export class SessionLog {
 
   /** Opens a model call, every field in one literal (a record built by spreading is a slow one). */
   openModel(turn: TurnRecord, call: OpenModelCall): ModelCall {
+    const start = this.now();
     const record: ModelCall = {
       seq: this.interactions.length + 1,
       kind: "model",
       turnIndex: turn.index,
       status: "pending",
       answeredBy: undefined,
-      startedAt: Date.now(),
-      start: this.now(),
+      startedAt: this.wallOrigin + Math.round(start),
+      start,
       end: undefined,
       durationMs: undefined,
       provider: call.provider,
@@ -149,14 +153,15 @@ export class SessionLog {
 
   /** Opens an HTTP exchange, linked to the tool call it was made in (`parentSeq`). */
   openHttp(turn: TurnRecord, call: OpenHttpCall): HttpCall {
+    const start = this.now();
     const record: HttpCall = {
       seq: this.interactions.length + 1,
       kind: "http",
       turnIndex: turn.index,
       status: "pending",
       answeredBy: undefined,
-      startedAt: Date.now(),
-      start: this.now(),
+      startedAt: this.wallOrigin + Math.round(start),
+      start,
       end: undefined,
       durationMs: undefined,
       method: call.method,

@@ -4,6 +4,7 @@ import type { Step } from "../types.js";
 export function foreignToolStep(sessionName: string): Step {
   return {
     name: "session tools",
+    kinds: ["tool"],
     run: (ctx, next) => {
       if (!ctx.strict) return next();
       return ctx.reject(

@@ -6,6 +6,7 @@ import type { Step } from "../types.js";
 export function httpMockStep(mocks: HttpMockSet): Step {
   return {
     name: "http mocks",
+    kinds: ["http"],
     run: (ctx, next) => {
       if (ctx.kind !== "http") return next();
       const selection = mocks.select(ctx.input as HttpRequestView);

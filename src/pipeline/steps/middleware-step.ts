@@ -22,6 +22,7 @@ export function middlewareSteps(list: readonly Middleware[], runOf: (turnIndex: 
     return [
       {
         name: middleware.name,
+        kinds: ["tool"] as const,
         run: (ctx: StepContext, next: (input?: unknown) => unknown) => {
           const run = ctx.kind === "tool" ? runOf(ctx.record.turnIndex) : undefined;
           return run === undefined ? next() : aroundToolCall(run, middleware, onToolCall, ctx, next);

@@ -6,6 +6,7 @@ import { outcomeError, outcomeResponse } from "../../stubs/outcome.js";
 export function stubStep(rules: RuleSet): Step {
   return {
     name: "stubs",
+    kinds: ["tool"],
     run(ctx, next) {
       if (ctx.kind !== "tool") return next();
       const selection = rules.select(ctx.name, ctx.input);
