@@ -33,7 +33,8 @@ export type {
   TurnStatus,
   Usage,
 } from "./trace/types.js";
-export { TRACE_FORMAT_VERSION, turnToJson, type TurnJson } from "./trace/turn-json.js";
+export { TRACE_FORMAT_VERSION, turnToJson, turnsToJson, type TurnJson } from "./trace/turn-json.js";
+export type { OfferedToolJson } from "./trace/request-json.js";
 export { toJsonValue } from "./trace/json-value.js";
 export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
 export type { Step, StepContext, Terminal, TerminalProgress } from "./pipeline/types.js";

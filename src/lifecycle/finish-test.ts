@@ -36,6 +36,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
       name: report.name,
       strict: report.strict,
       turns: report.turnsJson(),
+      tools: report.offeredTools(),
       unusedRuleIds: [...report.unusedRuleIds],
       violations: [...report.violations],
       ...(report.cassette ? { cassette: report.cassette } : {}),

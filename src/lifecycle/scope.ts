@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../base/global-state.js";
+import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TurnJson } from "../trace/turn-json.js";
 import type { UnusedRulesPolicy } from "./test-report.js";
 
@@ -16,6 +17,8 @@ export interface SessionReport {
   readonly violations: readonly string[];
   /** The turns in their JSON form (see `TurnJson`), made when asked: copying a long trace costs time. */
   turnsJson(): readonly TurnJson[];
+  /** The tools the session's model was offered, by name (see `TooltraceTaskMeta`). */
+  offeredTools(): Readonly<Record<string, OfferedToolJson>>;
   /** The session's own policy for unused rules, when it set one. */
   readonly unusedRules?: UnusedRulesPolicy;
   /** When a turn was still running as the session closed: what it was waiting on. */

@@ -5,7 +5,8 @@ import { closeRoute, registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../c
 import type { SessionReport } from "../lifecycle/scope.js";
 import type { MiddlewareHost } from "../middleware/turn-middleware.js";
 import { requestView } from "../model/request-view.js";
-import { turnToJson } from "../trace/turn-json.js";
+import { offeredTools } from "../trace/request-json.js";
+import { turnsToJson } from "../trace/turn-json.js";
 import type { Interaction, ToolCall, Turn } from "../trace/types.js";
 import { type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -120,7 +121,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       strict: this.strict,
       unusedRuleIds: this.unusedRuleIds(),
       violations: [...log.violations],
-      turnsJson: () => log.turns.map(turnToJson),
+      turnsJson: () => turnsToJson(log.turns),
+      offeredTools: () => offeredTools(log.turns),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
       ...(cassette

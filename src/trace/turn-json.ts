@@ -1,8 +1,9 @@
 import { toJsonValue } from "./json-value.js";
+import { requestJson, type SharedJson } from "./request-json.js";
 import type { Interaction, Turn } from "./types.js";
 
 /** The version of the trace's JSON form. It changes only when a field changes meaning or goes away. */
-export const TRACE_FORMAT_VERSION = 1;
+export const TRACE_FORMAT_VERSION = 2;
 
 /**
  * The JSON form of a turn: what the Vitest plugin puts on `task.meta.tooltrace`, and what reporters,
@@ -16,6 +17,16 @@ export interface TurnJson extends Turn {
 
 /** The JSON form of a turn (see {@link TurnJson}). */
 export function turnToJson(turn: Turn): TurnJson {
+  return turnJson(turn, new Map());
+}
+
+/** The JSON form of a session's turns, one copy of each message shared by every request that repeats it. */
+export function turnsToJson(turns: readonly Turn[]): TurnJson[] {
+  const shared: SharedJson = new Map();
+  return turns.map((turn) => turnJson(turn, shared));
+}
+
+function turnJson(turn: Turn, shared: SharedJson): TurnJson {
   return {
     version: TRACE_FORMAT_VERSION,
     index: turn.index,
@@ -29,20 +40,22 @@ export function turnToJson(turn: Turn): TurnJson {
     ...(turn.error ? { error: { name: turn.error.name, message: turn.error.message } } : {}),
     startedAt: turn.startedAt,
     durationMs: turn.durationMs,
-    toolCalls: turn.toolCalls.map((call) => interactionToJson(call)),
-    modelCalls: turn.modelCalls.map((call) => interactionToJson(call)),
-    httpCalls: turn.httpCalls.map((call) => interactionToJson(call)),
+    toolCalls: turn.toolCalls.map((call) => interactionToJson(call, shared)),
+    modelCalls: turn.modelCalls.map((call) => interactionToJson(call, shared)),
+    httpCalls: turn.httpCalls.map((call) => interactionToJson(call, shared)),
     tools: [...turn.tools],
     results: toJsonValue(turn.results) as Record<string, unknown>,
   };
 }
 
 /** One record of the log as JSON, keys in a fixed order. Written field by field: this runs for every call of every test. */
-export function interactionToJson<T extends Interaction>(record: T): T {
+export function interactionToJson<T extends Interaction>(record: T, shared?: SharedJson): T {
+  // A closed record's parts are never written again (the log replaces them), and already JSON: the form keeps
+  // them as they are rather than copying, which is most of its weight in a long run.
   const json: Record<string, unknown> = { seq: record.seq, kind: record.kind, turnIndex: record.turnIndex, status: record.status };
-  if (record.answeredBy) json.answeredBy = { ...record.answeredBy };
-  if (record.error) json.error = { name: record.error.name, message: record.error.message };
-  if (record.changes) json.changes = record.changes.map((change) => ({ by: change.by, what: change.what }));
+  if (record.answeredBy) json.answeredBy = toJsonValue(record.answeredBy);
+  if (record.error) json.error = toJsonValue(record.error);
+  if (record.changes) json.changes = toJsonValue(record.changes);
   if (record.late) json.late = true;
   json.startedAt = record.startedAt;
   json.start = record.start;
@@ -54,7 +67,7 @@ export function interactionToJson<T extends Interaction>(record: T): T {
     case "tool":
       json.id = record.id;
       json.tool = record.tool;
-      json.path = [...record.path];
+      json.path = toJsonValue(record.path);
       json.qualifiedName = record.qualifiedName;
       json.input = toJsonValue(record.input);
       if ("originalInput" in record) json.originalInput = toJsonValue(record.originalInput);
@@ -63,17 +76,13 @@ export function interactionToJson<T extends Interaction>(record: T): T {
     case "model":
       json.provider = record.provider;
       json.model = record.model;
-      json.path = [...record.path];
+      json.path = toJsonValue(record.path);
       json.streamed = record.streamed;
       if (record.step !== undefined) json.step = record.step;
-      if (record.http) json.http = { ...record.http };
-      json.request = toJsonValue(record.request);
+      if (record.http) json.http = toJsonValue(record.http);
+      json.request = requestJson(record.request, shared ?? new Map());
       json.reply = toJsonValue(record.reply);
-      json.usage = {
-        inputTokens: record.usage.inputTokens,
-        outputTokens: record.usage.outputTokens,
-        totalTokens: record.usage.totalTokens,
-      };
+      json.usage = toJsonValue(record.usage);
       break;
     case "http":
       json.method = record.method;

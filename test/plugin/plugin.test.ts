@@ -80,7 +80,7 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(status("tools were restored after the failed test")).toBe("passed");
     expect(status("a broken stub fails the test at setup")).toBe("passed");
 
-    expect(tests.get("concurrent one records its own turns")?.meta.tooltrace?.version).toBe(1);
+    expect(tests.get("concurrent one records its own turns")?.meta.tooltrace?.version).toBe(2);
     for (const name of ["one", "two"]) {
       const item = tests.get(`concurrent ${name} records its own turns`);
       expect(item?.status).toBe("passed");

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession } from "tooltrace";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
+import { createLlmAnswer } from "tooltrace/wire";
 
 let llm: LlmServer;
 beforeAll(() => {
@@ -38,4 +39,12 @@ describe("model calls over the wire are attributed to the turn that made them", 
       [`model-${name}`, true],
     ]);
   });
+});
+
+test("a long-lived wire answer keeps the last 1,000 calls it answered, not every one (16,042 after a benchmark before)", async () => {
+  const llm = createLlmAnswer({ respond: "ok" });
+  const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] });
+  for (let i = 0; i < 1_100; i++) await llm.answer(new Request("http://127.0.0.1/v1/chat/completions", { method: "POST", body }));
+  expect(llm.calls).toHaveLength(1_000);
+  expect(llm.calls.at(-1)?.http?.statusCode).toBe(200);
 });
