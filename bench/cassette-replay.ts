@@ -6,7 +6,7 @@ import { serveOnLoopback } from "tooltrace/wire";
 import { startLlmServer } from "tooltrace/msw";
 import { createSession, type MockModelRequest, type SessionOptions } from "tooltrace";
 import { createLlmAnswer } from "tooltrace/wire";
-import { interleaved, median } from "./stats.js";
+import { interleaved, ratioWithSpread, withSpread } from "./stats.js";
 
 const TURNS = 50;
 const SAMPLES = 10;
@@ -75,17 +75,19 @@ export async function cassetteReplay() {
     const { ours, baseline } = await interleaved(SAMPLES, 2, (replay) =>
       replay ? fiftyTurns({ upstream: provider.url, cassette: { mode: "replay", path } }, client) : fiftyTurns({ llm: respond }, client),
     );
-    return { recordMs, replayMs: median(ours), mockMs: median(baseline) };
+    return { recordMs, ours, baseline };
   } finally {
     wire.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
 export function reportCassetteReplay(result: Awaited<ReturnType<typeof cassetteReplay>>): string {
   return [
-    `${TURNS} turns replayed from a cassette (100 model exchanges, ${TURNS} tool calls):   median ${result.replayMs.toFixed(0)} ms`,
-    `the same turns on the mock model on the wire (baseline):                median ${result.mockMs.toFixed(0)} ms`,
-    `ratio: ${(result.replayMs / result.mockMs).toFixed(2)}x   (recording them against a local provider took ${result.recordMs.toFixed(0)} ms, once)`,
+    `${TURNS} turns replayed from a cassette (100 model exchanges, ${TURNS} tool calls):   median ${withSpread(result.ours, ms)}`,
+    `the same turns on the mock model on the wire (baseline):                median ${withSpread(result.baseline, ms)}`,
+    `ratio: ${ratioWithSpread(result.ours, result.baseline)}   (recording them against a local provider took ${result.recordMs.toFixed(0)} ms, once)`,
   ].join("\n");
 }

@@ -3,7 +3,7 @@ import { serveOnLoopback } from "tooltrace/wire";
 import { createSession, type MockModelRequest } from "tooltrace";
 import { createAgentProcessAnswer, createLlmAnswer } from "../src/catchers/wire-answer.js";
 import { WireToolCalls } from "../src/catchers/wire-tool-calls.js";
-import { interleaved, median } from "./stats.js";
+import { interleaved, median, ratioWithSpread, withSpread } from "./stats.js";
 
 const CYCLES_PER_SAMPLE = 50;
 const SAMPLES = 20;
@@ -70,14 +70,15 @@ async function perRequest(proxy: boolean): Promise<number> {
  * CLI's results back through the chain) against the wire mock alone on the same socket, both in a session.
  */
 export async function cliProxy() {
-  const { ours, baseline } = await interleaved(SAMPLES, 2, perRequest);
-  return { oursMs: median(ours), baselineMs: median(baseline) };
+  return interleaved(SAMPLES, 2, perRequest);
 }
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 export function reportCliProxy(result: Awaited<ReturnType<typeof cliProxy>>): string {
   return [
-    `a model request through the CLI proxy (tool calls caught on the wire): median ${result.oursMs.toFixed(3)} ms`,
-    `the same request to the wire mock alone, in a session (baseline):      median ${result.baselineMs.toFixed(3)} ms`,
-    `added per model request: ${(result.oursMs - result.baselineMs).toFixed(3)} ms`,
+    `a model request through the CLI proxy (tool calls caught on the wire): median ${withSpread(result.ours, ms)}`,
+    `the same request to the wire mock alone, in a session (baseline):      median ${withSpread(result.baseline, ms)}`,
+    `added per model request: ${(median(result.ours) - median(result.baseline)).toFixed(3)} ms; ratio ${ratioWithSpread(result.ours, result.baseline)}`,
   ].join("\n");
 }

@@ -2,7 +2,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { httpCatcher } from "tooltrace/msw";
 import { createSession } from "tooltrace";
-import { interleaved, median } from "./stats.js";
+import { formatNs, interleaved, ratioWithSpread, withSpread } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;
 const SAMPLES = 30;
@@ -53,11 +53,10 @@ export async function httpMock() {
     }),
   ];
   try {
-    const { ours: oursNs, baseline: baselineNs } = await interleaved(SAMPLES, 4, async (mine) => {
+    return await interleaved(SAMPLES, 4, async (mine) => {
       server.resetHandlers(...(mine ? ours : bare));
       return mine ? requestsInSession() : requests();
     });
-    return { oursNs: median(oursNs), baselineNs: median(baselineNs) };
   } finally {
     server.close();
   }
@@ -65,8 +64,8 @@ export async function httpMock() {
 
 export function reportHttpMock(result: Awaited<ReturnType<typeof httpMock>>): string {
   return [
-    `HTTP mock answered through the pipeline, in a session:     median ${(result.oursNs / 1000).toFixed(1)} µs per request`,
-    `bare MSW handler that parses the body (baseline):          median ${(result.baselineNs / 1000).toFixed(1)} µs per request`,
-    `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
+    `HTTP mock answered through the pipeline, in a session:     median ${withSpread(result.ours, formatNs)} per request`,
+    `bare MSW handler that parses the body (baseline):          median ${withSpread(result.baseline, formatNs)} per request`,
+    `ratio: ${ratioWithSpread(result.ours, result.baseline)}`,
   ].join("\n");
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { median } from "./stats.js";
+import { withSpread } from "./stats.js";
 
 /** The entry points a user imports, by the name they import. */
 const ENTRIES = [
@@ -34,9 +34,7 @@ console.log(JSON.stringify({ ms, modules: own.length }));
 `;
 
 /** Import cost of each entry of the package at `root` (default: this checkout's build). */
-export function importCost(
-  root = join(import.meta.dirname, "..", ".."),
-): { entry: string; modules: number; ms: number; range: [number, number] }[] {
+export function importCost(root = join(import.meta.dirname, "..", "..")): { entry: string; modules: number; times: number[] }[] {
   return ENTRIES.map((entry) => {
     const samples = Array.from(
       { length: SAMPLES },
@@ -47,16 +45,16 @@ export function importCost(
         },
     );
     const times = samples.map((sample) => sample.ms);
-    return { entry, modules: samples[0]?.modules ?? 0, ms: median(times), range: [Math.min(...times), Math.max(...times)] };
+    return { entry, modules: samples[0]?.modules ?? 0, times };
   });
 }
 
 export function reportImportCost(rows: ReturnType<typeof importCost>): string {
   return [
-    "import cost of each entry (a fresh process per sample, median [range] of 9):",
+    "import cost of each entry (a fresh process per sample, median (IQR) of 9):",
     ...rows.map(
       (row) =>
-        `  ${row.entry.padEnd(20)} ${String(row.modules).padStart(3)} of tooltrace's modules, ${row.ms.toFixed(1)} ms [${row.range[0].toFixed(1)}–${row.range[1].toFixed(1)}]`,
+        `  ${row.entry.padEnd(20)} ${String(row.modules).padStart(3)} of tooltrace's modules, ${withSpread(row.times, (ms) => `${ms.toFixed(1)} ms`)}`,
     ),
   ].join("\n");
 }

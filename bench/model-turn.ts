@@ -4,7 +4,7 @@ import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { createSession, mockModel } from "tooltrace";
-import { formatNs, median } from "./stats.js";
+import { formatNs, ratioWithSpread, withSpread } from "./stats.js";
 
 const TURNS = 5_000;
 const WARMUP = 2_000;
@@ -89,15 +89,14 @@ export async function modelTurn() {
     const order = i % 2 === 0 ? (["ours", "baseline"] as const) : (["baseline", "ours"] as const);
     for (const variant of order) (variant === "ours" ? ours : baseline).push(sample(variant));
   }
-  return { oursNs: median(ours), baselineNs: median(baseline), ours, baseline };
+  return { ours, baseline };
 }
 
 export function reportModelTurn(result: Awaited<ReturnType<typeof modelTurn>>): string {
-  const range = (values: readonly number[]) => `${formatNs(Math.min(...values))}–${formatNs(Math.max(...values))}`;
   return [
-    `two-step tool turn in a session, mockModel(): median ${formatNs(result.oursNs)} per turn [${range(result.ours)}] (model and tool calls through the chain, recorded)`,
-    `two-step tool turn, MockLanguageModelV3:       median ${formatNs(result.baselineNs)} per turn [${range(result.baseline)}] (baseline, no session; a process of its own per sample)`,
-    `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
+    `two-step tool turn in a session, mockModel(): median ${withSpread(result.ours, formatNs)} per turn (model and tool calls through the chain, recorded)`,
+    `two-step tool turn, MockLanguageModelV3:       median ${withSpread(result.baseline, formatNs)} per turn (baseline, no session; a process of its own per sample)`,
+    `ratio: ${ratioWithSpread(result.ours, result.baseline)}`,
   ].join("\n");
 }
 

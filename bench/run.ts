@@ -6,6 +6,7 @@ import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
 import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
+import { reportWireVsAimock, wireVsAimock } from "./wire-vs-aimock.js";
 
 console.log(`node ${process.version}\n`);
 console.log(`${reportImportCost(importCost())}\n`);
@@ -16,6 +17,8 @@ console.log(`${memory.validators} (the compiled-match caches are bounded)\n`);
 console.log(reportModelTurn(await modelTurn()));
 console.log();
 console.log(reportWireCompletion(await wireCompletion()));
+console.log();
+console.log(reportWireVsAimock(await wireVsAimock()));
 console.log();
 console.log(reportCliProxy(await cliProxy()));
 console.log();

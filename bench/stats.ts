@@ -47,3 +47,23 @@ export async function interleaved(
   }
   return { ours, baseline };
 }
+
+/** The value at quantile `q` (0–1) of a list, interpolated between neighbours. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = sorted[Math.floor(at)] as number;
+  const high = sorted[Math.ceil(at)] as number;
+  return low + (high - low) * (at - Math.floor(at));
+}
+
+/** `median (IQR q1–q3)` of samples, each formatted with `format`. */
+export function withSpread(values: readonly number[], format: (value: number) => string): string {
+  return `${format(median(values))} (IQR ${format(quantile(values, 0.25))}–${format(quantile(values, 0.75))})`;
+}
+
+/** The ratio of paired samples (ours[i] / baseline[i], measured back to back), as `median x (IQR q1–q3)`. */
+export function ratioWithSpread(ours: readonly number[], baseline: readonly number[]): string {
+  const ratios = ours.map((value, i) => value / (baseline[i] as number));
+  return `${median(ratios).toFixed(2)}x (IQR ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)})`;
+}

@@ -1,5 +1,5 @@
 import { createSession, type ToolStub } from "tooltrace";
-import { formatNs, median } from "./stats.js";
+import { formatNs, median, ratioWithSpread, withSpread } from "./stats.js";
 
 const CALLS_PER_SAMPLE = 5_000;
 const SAMPLES = 40;
@@ -90,14 +90,14 @@ export async function stubOverhead() {
     noRules.push(results[1] as number);
     bareSamples.push(results[2] as number);
   }
-  return { stubbedNs: median(stubbed), noRulesNs: median(noRules), bareNs: median(bareSamples) };
+  return { stubbed, noRules, bare: bareSamples };
 }
 
 export function reportStubOverhead(result: Awaited<ReturnType<typeof stubOverhead>>): string {
   return [
-    `stubbed call, 100 realistic rules (last matches), whole path: median ${formatNs(result.stubbedNs)} per call`,
-    `same session path, no rules (the real function answers):    median ${formatNs(result.noRulesNs)} per call (baseline, same run)`,
-    `bare function call:                                          median ${formatNs(result.bareNs)} per call`,
-    `100 rules cost ${formatNs(result.stubbedNs - result.noRulesNs)} over the rule-free path (${(result.stubbedNs / result.noRulesNs).toFixed(2)}x)`,
+    `stubbed call, 100 realistic rules (last matches), whole path: median ${withSpread(result.stubbed, formatNs)} per call`,
+    `same session path, no rules (the real function answers):    median ${withSpread(result.noRules, formatNs)} per call (baseline, same run)`,
+    `bare function call:                                          median ${withSpread(result.bare, formatNs)} per call`,
+    `100 rules cost ${formatNs(median(result.stubbed) - median(result.noRules))} over the rule-free path (${ratioWithSpread(result.stubbed, result.noRules)})`,
   ].join("\n");
 }

@@ -2,7 +2,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { createSession } from "tooltrace";
 import { llmWire } from "tooltrace/msw";
-import { formatNs, interleaved, median } from "./stats.js";
+import { formatNs, interleaved, ratioWithSpread, withSpread } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 200;
 const SAMPLES = 30;
@@ -57,11 +57,10 @@ export async function wireCompletion() {
         return new HttpResponse(sample, { headers: { "content-type": "application/json" } });
       }),
     ];
-    const { ours, baseline } = await interleaved(SAMPLES, 4, async (mine) => {
+    return await interleaved(SAMPLES, 4, async (mine) => {
       server.resetHandlers(...(mine ? wire.handlers : bare));
       return mine ? requestsInSession() : requests();
     });
-    return { oursNs: median(ours), baselineNs: median(baseline) };
   } finally {
     server.close();
   }
@@ -69,8 +68,8 @@ export async function wireCompletion() {
 
 export function reportWireCompletion(result: Awaited<ReturnType<typeof wireCompletion>>): string {
   return [
-    `chat completion through the wire mock, in a session:           median ${formatNs(result.oursNs)} per request`,
-    `same bytes from a bare MSW handler that parses the body (baseline): median ${formatNs(result.baselineNs)} per request`,
-    `ratio: ${(result.oursNs / result.baselineNs).toFixed(2)}x`,
+    `chat completion through the wire mock, in a session:           median ${withSpread(result.ours, formatNs)} per request`,
+    `same bytes from a bare MSW handler that parses the body (baseline): median ${withSpread(result.baseline, formatNs)} per request`,
+    `ratio: ${ratioWithSpread(result.ours, result.baseline)}`,
   ].join("\n");
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { LLMock } from "@copilotkit/aimock";
 import OpenAI from "openai";
 import { createLlmAnswer, serveOnLoopback } from "tooltrace/wire";
-import { formatNs, median } from "./stats.js";
+import { formatNs, ratioWithSpread, withSpread } from "./stats.js";
 
 const REQUESTS_PER_SAMPLE = 100;
 const SAMPLES = 20;
@@ -62,7 +62,7 @@ export async function wireVsAimock() {
   aimock.onMessage("What tasks do I have?", { content: TEXT });
   await aimock.start();
   const ours = await serveOnLoopback(createLlmAnswer({ respond: TEXT }).answer);
-  const results: Record<string, Record<string, number>> = {};
+  const results: Record<string, Record<string, number[]>> = {};
   try {
     for (const stream of [false, true]) {
       const bareOurs = await bareServer(...(Object.values(await bytesOf(ours.url, stream)) as [string, string]));
@@ -85,7 +85,7 @@ export async function wireVsAimock() {
           if (round >= 3) samples[name]?.push(ns);
         }
       }
-      results[stream ? "streamed" : "json"] = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+      results[stream ? "streamed" : "json"] = samples;
       await bareOurs.close();
       await bareAimock.close();
     }
@@ -97,12 +97,14 @@ export async function wireVsAimock() {
 }
 
 export function reportWireVsAimock(results: Awaited<ReturnType<typeof wireVsAimock>>): string {
-  const lines = ["chat completion over a loopback socket, the real openai client, median per request:"];
+  const lines = ["chat completion over a loopback socket, the real openai client, median per request (IQR):"];
   for (const [mode, byServer] of Object.entries(results)) {
-    const ours = byServer.tooltrace ?? 0;
-    const theirs = byServer.aimock ?? 0;
+    const ours = byServer.tooltrace ?? [];
+    const theirs = byServer.aimock ?? [];
     lines.push(
-      `  ${mode.padEnd(8)} tooltrace ${formatNs(ours)} (${(ours / (byServer["bare (tooltrace's bytes)"] ?? 1)).toFixed(2)}x its bare server), aimock ${formatNs(theirs)} (${(theirs / (byServer["bare (aimock's bytes)"] ?? 1)).toFixed(2)}x its bare server): tooltrace/aimock ${(ours / theirs).toFixed(2)}`,
+      `  ${mode}: tooltrace ${withSpread(ours, formatNs)}, ${ratioWithSpread(ours, byServer["bare (tooltrace's bytes)"] ?? [])} its bare server`,
+      `  ${mode}: aimock    ${withSpread(theirs, formatNs)}, ${ratioWithSpread(theirs, byServer["bare (aimock's bytes)"] ?? [])} its bare server`,
+      `  ${mode}: tooltrace/aimock ${ratioWithSpread(ours, theirs)}`,
     );
   }
   return lines.join("\n");

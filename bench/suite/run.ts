@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { formatMs, median } from "../stats.js";
+import { formatMs, median, ratioWithSpread, withSpread } from "../stats.js";
 import { generateHeapSuite, generateSuite } from "./generate.js";
 
 /**
@@ -55,16 +55,10 @@ for (let round = 0; round < rounds; round++) {
       : (["baseline", "tooltrace", "tooltrace", "baseline"] as const);
   for (const variant of order) samples[variant].push(run(variant));
 }
-const ours = median(samples.tooltrace);
-const baseline = median(samples.baseline);
 console.log(`node ${process.version}; ${samples.tooltrace.length} runs of each suite, alternating`);
-console.log(
-  `1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${formatMs(ours)} [${samples.tooltrace.map(formatMs).join(", ")}]`,
-);
-console.log(
-  `the same on MockLanguageModelV3 and plain expect (baseline):    median ${formatMs(baseline)} [${samples.baseline.map(formatMs).join(", ")}]`,
-);
-console.log(`ratio: ${(ours / baseline).toFixed(2)}x`);
+console.log(`1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${withSpread(samples.tooltrace, formatMs)}`);
+console.log(`the same on MockLanguageModelV3 and plain expect (baseline):    median ${withSpread(samples.baseline, formatMs)}`);
+console.log(`ratio: ${ratioWithSpread(samples.tooltrace, samples.baseline)}`);
 const heaps = {
   tooltrace: [heapGrowth("tooltrace"), heapGrowth("tooltrace"), heapGrowth("tooltrace")],
   baseline: [heapGrowth("baseline"), heapGrowth("baseline"), heapGrowth("baseline")],

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { message } from "../base/errors.js";
+import { type WireReply, type WireRequest, wireAnswerOf } from "../wire/wire-http.js";
 
 /** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */
 export interface LoopbackServer {
@@ -12,7 +13,8 @@ export interface LoopbackServer {
 /**
  * Serves `handler` on 127.0.0.1 at a free port, for agents in another process (a CLI) or any client that
  * should reach the mock over a real socket. Requests on a session's route (`${url}${session.route}/v1`) are
- * attributed to that session's running turn.
+ * attributed to that session's running turn. The wire mock's own handler (`createLlmAnswer().answer`) is
+ * served straight from the socket, without making a `Request` and a `Response` of each exchange.
  *
  * @example
  * ```ts
@@ -22,8 +24,9 @@ export interface LoopbackServer {
  * ```
  */
 export async function serveOnLoopback(handler: (request: Request) => Promise<Response>): Promise<LoopbackServer> {
+  const wire = wireAnswerOf(handler) ?? (async (request: WireRequest) => fromResponse(await handler(toRequest(request as SocketRequest))));
   const server = createServer((incoming, outgoing) => {
-    void respond(handler, incoming, outgoing);
+    void respond(wire, incoming, outgoing);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -41,29 +44,25 @@ export async function serveOnLoopback(handler: (request: Request) => Promise<Res
 }
 
 async function respond(
-  handler: (request: Request) => Promise<Response>,
+  answer: (request: WireRequest) => Promise<WireReply>,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): Promise<void> {
   try {
-    const response = await handler(toRequest(incoming, await readBody(incoming)));
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    if (response.body === null) {
-      outgoing.writeHead(response.status, headers).end();
+    const reply = await answer(new SocketRequest(incoming, await readBody(incoming)));
+    const headers: Record<string, string> = { ...reply.headers };
+    if (reply.body === null) {
+      outgoing.writeHead(reply.status, headers).end();
       return;
     }
-    // Server-sent events go out as they come (a live upstream's reply streams through); anything else whole.
-    if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
-      const body = Buffer.from(await response.arrayBuffer());
-      headers["content-length"] = String(body.byteLength);
-      outgoing.writeHead(response.status, headers).end(body);
+    if (typeof reply.body === "string" || reply.body instanceof Uint8Array) {
+      headers["content-length"] = String(Buffer.byteLength(reply.body));
+      outgoing.writeHead(reply.status, headers).end(reply.body);
       return;
     }
-    outgoing.writeHead(response.status, headers);
-    const reader = response.body.getReader();
+    // A stream goes out as it comes (a live upstream's events reach the client as they arrive).
+    outgoing.writeHead(reply.status, headers);
+    const reader = reply.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
     outgoing.end();
   } catch (error) {
@@ -83,11 +82,72 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
+/** A request read off the socket, with what the wire mock reads of it. */
+class SocketRequest implements WireRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: SocketHeaders;
+
+  constructor(
+    incoming: IncomingMessage,
+    readonly body: Buffer | undefined,
+  ) {
+    this.method = incoming.method ?? "GET";
+    this.url = `http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`;
+    this.headers = new SocketHeaders(incoming.rawHeaders);
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.body === undefined ? "" : this.body.toString("utf8"));
+  }
+}
+
+/** Header names lower-cased, repeated values joined as `Headers` joins them. */
+class SocketHeaders {
+  private readonly values = new Map<string, string>();
+
+  constructor(raw: readonly string[]) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = (raw[i] as string).toLowerCase();
+      const value = raw[i + 1] as string;
+      const earlier = this.values.get(name);
+      this.values.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
+    }
+  }
+
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+
+  forEach(fn: (value: string, name: string) => void): void {
+    for (const [name, value] of this.values) fn(value, name);
+  }
+}
+
+/** A web `Request` for a handler that is not the wire mock's own. */
+function toRequest(request: SocketRequest): Request {
   const headers: [string, string][] = [];
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i] as string, raw[i + 1] as string]);
-  const init: RequestInit = { method: incoming.method ?? "GET", headers };
-  if (body !== undefined) init.body = body as unknown as BodyInit;
-  return new Request(`http://${incoming.headers.host ?? "127.0.0.1"}${incoming.url ?? "/"}`, init);
+  request.headers.forEach((value, name) => {
+    headers.push([name, value]);
+  });
+  const init: RequestInit = { method: request.method, headers };
+  if (request.body !== undefined) init.body = request.body as unknown as BodyInit;
+  return new Request(request.url, init);
+}
+
+async function fromResponse(response: Response): Promise<WireReply> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const streamed = (headers["content-type"] ?? "").includes("text/event-stream");
+  return {
+    status: response.status,
+    headers,
+    body: response.body === null ? null : streamed ? response.body : new Uint8Array(await response.arrayBuffer()),
+  };
 }

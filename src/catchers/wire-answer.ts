@@ -1,4 +1,4 @@
-import { message, TooltraceError } from "../base/errors.js";
+import { message } from "../base/errors.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { TurnContext } from "../pipeline/caught.js";
@@ -8,12 +8,14 @@ import type { ModelCall } from "../trace/types.js";
 import type { DecodedRequest, WireApi, WireCodec } from "../wire/codec.js";
 import { WireRequestError } from "../wire/codec.js";
 import { codecsFor } from "../wire/codecs.js";
-import { errorResponse, replyResponse } from "../wire/http-replies.js";
+import { errorReply, modelReply } from "../wire/http-replies.js";
+import { toResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
-import { forwardToUpstream, rawReplyOf, UpstreamError, upstreamUrl } from "../wire/upstream.js";
+import { rawReplyOf, UpstreamError } from "../wire/upstream.js";
 import { answerOutsideSession, modelTerminal, openModelCall } from "./model-call.js";
 import { resolveRoute } from "./routes.js";
+import { liveModel, type UpstreamExchange } from "./wire-upstream.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
 
 /** Options of {@link createLlmAnswer}. */
@@ -36,6 +38,8 @@ export interface LlmAnswer {
    * in the caller's async context, if any.
    */
   answer(request: Request): Promise<Response>;
+  /** The same answer before it is a `Response`, for a transport that writes it itself (the loopback server). */
+  answerWire(request: WireRequest): Promise<WireReply>;
   /** The codec serving this URL path, if any. */
   codecFor(pathname: string): WireCodec | undefined;
   /** The last {@link MAX_JOURNAL} model calls answered, in order, also those made outside a session. */
@@ -100,57 +104,53 @@ function answering(options: LlmAnswerOptions, agentProcess: AgentProcessOptions 
     calls,
     responder,
     codecFor,
-    async answer(request) {
-      const { target, path } = resolveRoute(new URL(request.url).pathname);
-      const codec = codecFor(path);
-      if (codec === undefined || request.method !== "POST") return answerOtherPath(request, path, models);
-      if (target !== undefined && "problem" in target) return errorResponse(codec, "mock_failed", message(target.problem));
-      const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
-      responses += 1;
-      const exchange: Exchange = {
-        codec,
-        request,
-        path,
-        responder,
-        models,
-        journal,
-        responseNumber: responses,
-        context,
-        memory: memoryFor(context),
-        proxied: agentProcess !== undefined || target !== undefined,
-        wireTools: agentProcess?.wireTools,
-      };
-      return answerModelRequest(exchange);
-    },
+    answer: withWireAnswer(async (request: Request) => toResponse(await answerWire(request)), answerWire),
+    answerWire,
   };
+
+  async function answerWire(request: WireRequest): Promise<WireReply> {
+    const { target, path } = resolveRoute(new URL(request.url).pathname);
+    const codec = codecFor(path);
+    if (codec === undefined || request.method !== "POST") return answerOtherPath(request, path, models);
+    if (target !== undefined && "problem" in target) return errorReply(codec, "mock_failed", message(target.problem));
+    const context = target?.context ?? agentProcess?.context ?? currentTurnContext();
+    responses += 1;
+    const exchange: Exchange = {
+      codec,
+      request,
+      path,
+      responder,
+      models,
+      journal,
+      responseNumber: responses,
+      context,
+      memory: memoryFor(context),
+      proxied: agentProcess !== undefined || target !== undefined,
+      wireTools: agentProcess?.wireTools,
+    };
+    return answerModelRequest(exchange);
+  }
 }
 
 /** One model request on the wire, with what answering it needs. */
-interface Exchange {
-  readonly codec: WireCodec;
-  readonly request: Request;
-  /** The request's path without a route token, as the client's SDK built it. */
-  readonly path: string;
+interface Exchange extends UpstreamExchange {
   readonly responder: Responder;
   readonly models: ReadonlySet<string> | undefined;
   readonly journal: (call: ModelCall) => void;
   readonly responseNumber: number;
   readonly context: TurnContext | undefined;
-  readonly memory: WireMemory;
-  /** The request came to a loopback server (a CLI's proxy, a session's route), not to the provider's own URL. */
-  readonly proxied: boolean;
   /** For an agent in another process: its tool calls, caught in the model's replies. */
   readonly wireTools: WireToolCalls | undefined;
 }
 
-async function answerModelRequest(exchange: Exchange): Promise<Response> {
+async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
   const { codec, request } = exchange;
   const text = await request.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return errorResponse(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
+    return errorReply(codec, "invalid_request", "We could not parse the JSON body of your request. The body must be valid JSON.");
   }
   if (body !== null && typeof body === "object" && !("model" in body)) {
     const model = codec.modelFromUrl?.(new URL(request.url));
@@ -160,10 +160,10 @@ async function answerModelRequest(exchange: Exchange): Promise<Response> {
   try {
     decoded = codec.decode(body, exchange.memory);
   } catch (cause) {
-    if (cause instanceof WireRequestError) return errorResponse(codec, cause.kind, cause.message, cause.param);
+    if (cause instanceof WireRequestError) return errorReply(codec, cause.kind, cause.message, cause.param);
     throw cause;
   }
-  if (exchange.models && !exchange.models.has(decoded.model)) return errorResponse(codec, "not_found", codec.modelNotFound(decoded.model));
+  if (exchange.models && !exchange.models.has(decoded.model)) return errorReply(codec, "not_found", codec.modelNotFound(decoded.model));
   const caught = {
     provider: codec.api,
     model: decoded.model,
@@ -180,7 +180,12 @@ async function answerModelRequest(exchange: Exchange): Promise<Response> {
     return response;
   }
   const responder = context.pipeline.responder ?? exchange.responder;
-  const live = liveModel(exchange, context.pipeline, decoded, text);
+  const live = liveModel(
+    { codec, request, path: exchange.path, proxied: exchange.proxied, memory: exchange.memory },
+    context.pipeline,
+    decoded,
+    text,
+  );
   const ask = (view: MockModelRequest) => {
     const call = openModelCall(context, { ...caught, request: view });
     exchange.journal(call.record);
@@ -208,15 +213,15 @@ async function answerModelRequest(exchange: Exchange): Promise<Response> {
 }
 
 /** The client's answer: the reply encoded by the codec, the upstream's own answer, or the provider's error. */
-async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () => Promise<ResolvedReply>): Promise<Response> {
+async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () => Promise<ResolvedReply>): Promise<WireReply> {
   const { codec } = exchange;
   let answered: ResolvedReply;
   try {
     answered = await reply();
   } catch (cause) {
     if (cause instanceof UpstreamError)
-      return new Response(cause.body, { status: cause.status, headers: { "content-type": cause.contentType || "application/json" } });
-    return errorResponse(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
+      return { status: cause.status, headers: { "content-type": cause.contentType || "application/json" }, body: cause.body };
+    return errorReply(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
   }
   // A real model's reply that nothing in the chain replaced reaches the client as the upstream sent it.
   const raw = rawReplyOf(answered);
@@ -224,68 +229,14 @@ async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () =>
     // Later requests may reference what the upstream issued (Responses `item_reference`, `previous_response_id`).
     codec.rememberUpstream?.(raw.body, raw.streamed, decoded, exchange.memory);
     boundMemory(exchange.memory);
-    return new Response(raw.body, { status: raw.status, headers: raw.headers });
+    return { status: raw.status, headers: raw.headers, body: raw.body };
   }
   const id = codec.responseId(exchange.responseNumber);
   if (codec.remember) {
     codec.remember(answered, decoded, id, exchange.memory);
     boundMemory(exchange.memory);
   }
-  return replyResponse(codec, answered, decoded, id);
-}
-
-/** The real model for a session with `upstream`: the client's own request, sent on as it came. */
-function liveModel(
-  exchange: Exchange,
-  pipeline: Pipeline,
-  decoded: DecodedRequest,
-  text: string,
-): ((view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
-  const { upstream } = pipeline;
-  if (upstream === undefined) return undefined;
-  const { codec, request } = exchange;
-  return (view) => {
-    // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
-    if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
-      return Promise.reject(
-        new TooltraceError(
-          "this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`.",
-        ),
-      );
-    }
-    // After a replayed prefix, a stateful conversation points at what the cassette's replies were called here.
-    if (refersToIssued(decoded.body, exchange.memory.issued)) {
-      return Promise.reject(
-        new TooltraceError(
-          "this request refers to a response or an item tooltrace issued while replaying (previous_response_id or item_reference), which the upstream never saw, so it cannot go live. Replay a prefix with a client that sends the whole conversation (OpenAI Responses with store: false), or replay the whole cassette.",
-        ),
-      );
-    }
-    return forwardToUpstream(
-      codec,
-      upstreamUrl(upstream, codec, request.url, exchange.path, exchange.proxied),
-      request.headers,
-      text,
-      decoded.stream,
-      request.signal,
-    );
-  };
-}
-
-/** A Responses request pointing at a response or an item the wire mock made up (while replaying), which no upstream knows. */
-function refersToIssued(body: Readonly<Record<string, unknown>>, ids: ReadonlySet<string>): boolean {
-  const issued = (id: unknown) => typeof id === "string" && ids.has(id);
-  if (issued(body.previous_response_id)) return true;
-  return (
-    Array.isArray(body.input) &&
-    body.input.some(
-      (item: unknown) =>
-        item !== null &&
-        typeof item === "object" &&
-        (item as { type?: unknown }).type === "item_reference" &&
-        issued((item as { id?: unknown }).id),
-    )
-  );
+  return modelReply(codec, answered, decoded, id);
 }
 
 function isResponder(value: unknown): value is Responder {

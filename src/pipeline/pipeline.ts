@@ -1,6 +1,5 @@
 import { TooltraceError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
-import { settle } from "../base/settle.js";
 import type { Responder } from "../model/responder.js";
 import { toResolvedReply } from "../model/to-resolved-reply.js";
 import type { ResolvedReply } from "../model/types.js";
@@ -8,7 +7,6 @@ import type { SessionLog } from "../trace/log.js";
 import { qualify } from "../trace/paths.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { Interaction, InteractionKind, ModelCall, ToolCall } from "../trace/types.js";
-import { ZERO_USAGE } from "../trace/usage.js";
 import type { CaughtHttpCall, CaughtModelCall, CaughtToolCall, TurnContext } from "./caught.js";
 import { ChainCall, type ChainEnvironment } from "./chain-call.js";
 import { httpIsCaught } from "./http-catching.js";

@@ -1,5 +1,6 @@
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import type { WireMemory } from "./memory.js";
+import type { WireRequest } from "./wire-http.js";
 
 /** The LLM APIs the wire mock speaks. */
 export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses";
@@ -42,7 +43,7 @@ export interface WireCodec {
   /** The model a request names in its URL when its body names none (an Azure deployment). */
   modelFromUrl?(url: URL): string | undefined;
   /** True when a request to a path no endpoint serves is this provider's (its path or its headers). */
-  owns?(request: Request, path: string): boolean;
+  owns?(request: WireRequest, path: string): boolean;
   /** Throws {@link WireRequestError} when the body is not a valid request of this API. */
   decode(body: unknown, memory: WireMemory): DecodedRequest;
   encodeJson(reply: ResolvedReply, request: DecodedRequest, responseId: string): unknown;

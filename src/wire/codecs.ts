@@ -2,6 +2,7 @@ import { anthropicMessages } from "./anthropic-messages.js";
 import type { WireApi, WireCodec } from "./codec.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
+import type { WireRequest } from "./wire-http.js";
 
 /** Every codec, in the order their endpoint paths are tried. */
 export const CODECS: readonly WireCodec[] = [anthropicMessages, openaiChat, openaiResponses];
@@ -12,6 +13,6 @@ export function codecsFor(apis: readonly WireApi[] | undefined): readonly WireCo
 }
 
 /** The provider a request to some other path is for: the one that claims it, else OpenAI's. */
-export function providerOf(request: Request, path: string): WireCodec {
+export function providerOf(request: WireRequest, path: string): WireCodec {
   return CODECS.find((codec) => codec.owns?.(request, path)) ?? openaiChat;
 }

@@ -3,6 +3,7 @@ import { TooltraceError } from "../base/errors.js";
 import type { ResolvedReply } from "../model/types.js";
 import { usageError } from "../base/errors.js";
 import type { WireCodec } from "./codec.js";
+import type { WireRequest } from "./wire-http.js";
 
 /**
  * Where a session's model calls go when no mock model answers them (`createSession({ upstream })`): `true`
@@ -75,7 +76,7 @@ const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive"
 export async function forwardToUpstream(
   codec: WireCodec,
   url: string,
-  headers: Headers,
+  headers: WireRequest["headers"],
   body: string,
   streamed: boolean,
   signal?: AbortSignal,
