@@ -36,7 +36,8 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
     expected.lastIndex = 0;
     return expected.test(text);
   });
-  const shown = texts.length === 0 ? "(no assistant text)" : texts.map((text, i) => `  ${i + 1}. ${JSON.stringify(text)}`).join("\n");
+  const shown = () =>
+    texts.length === 0 ? "(no assistant text)" : texts.map((text, i) => `  ${i + 1}. ${JSON.stringify(text)}`).join("\n");
   return {
     pass,
     message: () =>
@@ -46,7 +47,7 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
         `assistant text including ${typeof expected === "string" ? JSON.stringify(expected) : String(expected)}`,
         `${texts.length} assistant message${texts.length === 1 ? "" : "s"}`,
         trace.calls,
-        `Assistant text:\n${shown}`,
+        `Assistant text:\n${shown()}`,
       ),
     actual: texts.join("\n"),
     expected,

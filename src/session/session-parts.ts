@@ -1,4 +1,5 @@
 import { StubConfigError, usageError } from "../base/errors.js";
+import { compactJson } from "../base/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
@@ -203,9 +204,16 @@ function checkSteps(steps: unknown): readonly Step[] | undefined {
     if (names.has(candidate.name))
       throw usageError(`createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`);
     names.add(candidate.name);
+    const kinds: unknown = candidate.kinds;
+    if (kinds !== undefined && !(Array.isArray(kinds) && kinds.every((kind) => STEP_KINDS.includes(kind))))
+      throw usageError(
+        `createSession({ steps }): step "${candidate.name}" has kinds ${compactJson(kinds)}; each must be one of ${STEP_KINDS.map((kind) => `"${kind}"`).join(", ")}, or leave \`kinds\` out for every kind.`,
+      );
   }
   return steps as readonly Step[];
 }
+
+const STEP_KINDS: readonly unknown[] = ["tool", "model", "http"];
 
 function handoffsOf(tools: BoundTools): Map<string, string> {
   const handoffs = [...tools.names].filter(([, traits]) => traits.handoff);

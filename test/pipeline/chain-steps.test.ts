@@ -108,7 +108,30 @@ describe("one chain for every kind, with a public step API", () => {
     ]);
   });
 
+  test("a step with `kinds` sees only those kinds; the model and HTTP calls pass it by", async () => {
+    const seen: string[] = [];
+    const onlyTools: Step = {
+      name: "only-tools",
+      kinds: ["tool"],
+      run: (ctx, next) => (seen.push(`${ctx.kind}:${ctx.name}`), ctx.transform(next(), (out) => [...(out as string[]), "scrubbed"])),
+    };
+    const tools = { list_tasks: tool({ inputSchema: z.object({}), execute: async () => ["a"] }) };
+    const model = mockModel([{ toolCalls: [{ name: "list_tasks" }] }, ({ toolResults }) => JSON.stringify(toolResults[0]?.output)]);
+    const session = createSession({
+      tools,
+      steps: [onlyTools],
+      agent: async (message) => (await generateText({ model, tools, prompt: message, stopWhen: stepCountIs(3) })).text,
+    });
+    const turn = await session.send("tasks?");
+    expect(seen).toEqual(["tool:list_tasks"]);
+    expect(turn.text).toBe('["a","scrubbed"]');
+    expect(turn.toolCalls[0]?.changes).toEqual([{ by: "only-tools", what: "output" }]);
+  });
+
   test("steps are checked at setup", () => {
+    expect(() =>
+      createSession({ agent: () => "", tools: {}, steps: [{ name: "typo", kinds: ["tools"] as never, run: (_ctx, next) => next() }] }),
+    ).toThrow('step "typo" has kinds ["tools"]; each must be one of "tool", "model", "http"');
     expect(() => createSession({ agent: () => "", tools: {}, steps: [{ name: "", run: () => undefined }] })).toThrow(
       "step #0 must be { name: string, run(ctx, next) }",
     );
