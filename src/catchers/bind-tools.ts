@@ -4,14 +4,15 @@ import type { ToolDirectory, ToolIdentity, ToolTraits } from "../pipeline/tool-d
 import { qualify, samePath, splitPath } from "../trace/paths.js";
 import { agentsSdkHandoff, agentsSdkInvoke, type CallShape, inputFirst, langchainCall, mcpCallTool } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf, type ToolShape } from "./classify-tool.js";
+import { PatchRefused } from "./patch-function.js";
 import { type Executor, holdExecutor, releaseExecutor } from "./tool-spies.js";
 
 /**
  * The tools as the agent holds them: a record keyed by tool name of AI SDK `tool()` objects, plain functions,
- * LangChain tools or OpenAI Agents SDK function tools; or an array of LangChain or Agents SDK tools, which
- * carry their names.
+ * LangChain tools or OpenAI Agents SDK function tools; an instance of a class whose methods are the tools; or
+ * an array of LangChain or Agents SDK tools, which carry their names.
  */
-export type ToolsInput = { readonly [name: string]: unknown } | readonly unknown[];
+export type ToolsInput = { readonly [name: string]: unknown } | readonly unknown[] | object;
 
 /** How a session knows one executor: its tool name and the subagent paths it was given at. */
 interface ToolRegistration {
@@ -23,6 +24,8 @@ interface ToolRegistration {
 
 /** One executor to patch: where it is, how its calls look, and which tool at which path it serves. */
 interface PlannedExecutor {
+  /** Where the session's options hold it, for messages: `tools.search`. */
+  readonly where: string;
   readonly owner: object;
   readonly key: string;
   readonly name: string;
@@ -39,6 +42,8 @@ export class BoundTools implements ToolDirectory {
   constructor(
     readonly names: ReadonlyMap<string, ToolTraits>,
     readonly subagentPaths: ReadonlySet<string>,
+    /** A strict session's executors stay patched after it closes (see `Executor.keep`). */
+    private readonly strict = false,
   ) {}
 
   identify(executor: ExecutorHandle, toolName: string | undefined, activePath: readonly string[]): ToolIdentity {
@@ -58,7 +63,13 @@ export class BoundTools implements ToolDirectory {
 
   /** Patches one planned executor for this session. */
   hold(entry: PlannedExecutor): void {
-    const executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, this, entry.shape);
+    let executor: Executor;
+    try {
+      executor = holdExecutor(entry.owner, entry.key, qualify(entry.name, entry.path), entry.async, this, entry.shape, this.strict);
+    } catch (error) {
+      if (!(error instanceof PatchRefused)) throw error;
+      throw new StubConfigError({ pointer: "" }, `\`${entry.where}\` ${error.problem}.`, `${error.fix}.`, "session");
+    }
     let known = this.executors.get(executor);
     if (known === undefined) {
       known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
@@ -73,16 +84,19 @@ export class BoundTools implements ToolDirectory {
  * Patches every executor in `tools` (and in each subagent's tools, at its path). Refuses, before anything
  * is patched, any value tooltrace cannot catch, naming it and what to pass instead.
  */
-export function bindTools(tools: unknown, subagents: { readonly [path: string]: unknown } | undefined): BoundTools {
+export function bindTools(tools: unknown, subagents: { readonly [path: string]: unknown } | undefined, strict = false): BoundTools {
   const records: [readonly string[], { readonly [name: string]: unknown }][] = [];
   if (tools !== undefined) records.push([[], checkRecord(tools, "tools")]);
   for (const [path, record] of Object.entries(subagents ?? {})) records.push([splitPath(path), checkRecord(record, `subagents.${path}`)]);
   const plan: PlannedExecutor[] = [];
   const names = new Map<string, ToolTraits>();
   for (const [path, record] of records) {
-    for (const [name, value] of Object.entries(record)) {
+    const instance = isClassInstance(record);
+    for (const [name, value] of toolEntries(record)) {
       const shape = classifyTool(value);
       const where = `${path.length === 0 ? "tools" : `subagents.${path.join("/")}`}.${name}`;
+      // A class instance keeps its state beside its methods: only what can be a tool is one.
+      if (shape.kind === "refused" && instance) continue;
       if (shape.kind === "refused")
         throw new StubConfigError({ pointer: "" }, `\`${where}\` ${shape.problem}.`, `${shape.fix}.`, "session");
       names.set(qualify(name, path), {
@@ -91,10 +105,10 @@ export function bindTools(tools: unknown, subagents: { readonly [path: string]: 
         handoff: shape.kind === "agents-sdk-handoff",
       });
       const planned = planFor(shape, record, value as object, name);
-      if (planned !== undefined) plan.push({ ...planned, name, path });
+      if (planned !== undefined) plan.push({ ...planned, name, path, where });
     }
   }
-  const bound = new BoundTools(names, new Set(Object.keys(subagents ?? {}).map((path) => splitPath(path).join("/"))));
+  const bound = new BoundTools(names, new Set(Object.keys(subagents ?? {}).map((path) => splitPath(path).join("/"))), strict);
   try {
     for (const entry of plan) bound.hold(entry);
   } catch (error) {
@@ -105,7 +119,12 @@ export function bindTools(tools: unknown, subagents: { readonly [path: string]: 
 }
 
 /** Where a tool of each shape is caught: the property patched, on which object, and how its calls look. */
-function planFor(shape: ToolShape, record: object, value: object, name: string): Omit<PlannedExecutor, "name" | "path"> | undefined {
+function planFor(
+  shape: ToolShape,
+  record: object,
+  value: object,
+  name: string,
+): Omit<PlannedExecutor, "name" | "path" | "where"> | undefined {
   switch (shape.kind) {
     case "function":
       return { owner: record, key: name, async: shape.async, shape: inputFirst };
@@ -129,6 +148,34 @@ function pathOf(registration: ToolRegistration, active: readonly string[]): read
   const { paths } = registration;
   if (paths.some((path) => samePath(path, active))) return active;
   return paths.length === 1 ? (paths[0] as readonly string[]) : active;
+}
+
+/**
+ * A record's tools: its own enumerable entries and, for an instance of a class, the methods it inherits (a
+ * tools object written as a class keeps its tools on the prototype, where `Object.entries` does not look).
+ */
+function isClassInstance(record: object): boolean {
+  const proto = Object.getPrototypeOf(record) as object | null;
+  return proto !== null && proto !== Object.prototype;
+}
+
+function toolEntries(record: { readonly [name: string]: unknown }): [string, unknown][] {
+  const entries = Object.entries(record);
+  const seen = new Set(entries.map(([name]) => name));
+  for (
+    let proto = Object.getPrototypeOf(record) as object | null;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === "constructor" || seen.has(name)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+      if (descriptor === undefined || typeof (descriptor.get ?? descriptor.value) !== "function") continue;
+      seen.add(name);
+      entries.push([name, descriptor.get ? descriptor.get.call(record) : descriptor.value]);
+    }
+  }
+  return entries;
 }
 
 function checkRecord(value: unknown, option: string): { readonly [name: string]: unknown } {

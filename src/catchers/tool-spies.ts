@@ -12,6 +12,12 @@ export interface Executor extends ExecutorHandle {
   readonly holders: Map<object, number>;
   /** Whether the executor returns promises: an `async` function, an AI SDK `execute`, or one seen returning a promise. */
   async: boolean;
+  /**
+   * Held by a strict session at some point: never restored, so a call from a closed strict session's async
+   * context (a timer the agent left behind) still reaches its pipeline, which refuses the real tool. Any other
+   * call runs the function untouched.
+   */
+  keep: boolean;
   readonly restore: () => void;
 }
 
@@ -33,6 +39,7 @@ export function holdExecutor(
   async: boolean,
   holder: object,
   shape: CallShape = inputFirst,
+  keep = false,
 ): Executor {
   let byKey = executors.get(owner);
   if (byKey === undefined) {
@@ -41,14 +48,15 @@ export function holdExecutor(
   }
   let executor = byKey.get(key);
   if (executor === undefined) executor = patch(owner, key, label, async, byKey, shape);
+  if (keep) executor.keep = true;
   executor.holders.set(holder, (executor.holders.get(holder) ?? 0) + 1);
   return executor;
 }
 
-/** Releases every hold `holder` has on `executor`; the last release restores the original function. */
+/** Releases every hold `holder` has on `executor`; the last release restores the original function (unless kept). */
 export function releaseExecutor(executor: Executor, holder: object): void {
   executor.holders.delete(holder);
-  if (executor.holders.size === 0) executor.restore();
+  if (executor.holders.size === 0 && !executor.keep) executor.restore();
 }
 
 function patch(owner: object, key: string, label: string, async: boolean, byKey: Map<string, Executor>, shape: CallShape): Executor {
@@ -56,6 +64,7 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
     label,
     holders: new Map(),
     async,
+    keep: false,
     restore: () => {
       patched.restore();
       byKey.delete(key);
@@ -64,17 +73,16 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
   const patched = patchFunction(
     owner,
     key,
-    label,
-    (original) =>
+    (target) =>
       function caught(this: unknown, ...args: unknown[]): unknown {
         const context = currentTurnContext();
-        if (context === undefined) return original.apply(this, args);
+        if (context === undefined) return target().apply(this, args);
         const caughtInput = shape.input(args);
         const terminal: Terminal = {
           source: REAL,
           live: true,
           run: (input) => {
-            const result = original.apply(this, input === caughtInput ? args : shape.withInput(args, input));
+            const result = target().apply(this, input === caughtInput ? args : shape.withInput(args, input));
             if (!executor.async && isThenable(result)) executor.async = true;
             return result;
           },

@@ -88,7 +88,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   // Recording means letting the real thing run: a strict session records too.
   const recording = cassette !== undefined && !cassette.replaying;
   checkCatchable(options, name, strict, recording, cassette);
-  const tools = bindTools(options.tools, options.subagents);
+  const tools = bindTools(options.tools, options.subagents, strict && !recording);
   let rules: RuleSet;
   try {
     // An agent in another process shows its tools only on the wire: rules may name any tool.

@@ -137,7 +137,7 @@ describe("tools that cannot be patched", () => {
   test("a frozen tools record fails at setup with the tool's name", () => {
     const tools = Object.freeze({ list_tasks: () => [] });
     expect(() => createSession({ agent: () => "", tools })).toThrow(
-      /cannot patch the executor of tool "list_tasks": the property `list_tasks` is read-only/,
+      /`tools.list_tasks` cannot be caught: its `list_tasks` cannot be replaced/,
     );
   });
 
