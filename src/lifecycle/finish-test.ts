@@ -18,9 +18,9 @@ export interface FinishTestOutcome {
  * test ended (with what they waited on), and the turns for `task.meta`. Shared by the Vitest and Jest entries.
  */
 export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): FinishTestOutcome {
+  const errors: string[] = scope.takeVisitorViolations();
   const reports = scope.closeAll();
   const warnings: string[] = [];
-  const errors: string[] = [];
   for (const report of reports) {
     if (report.stillRunning) errors.push(`${report.name}: ${report.stillRunning}`);
     errors.push(...report.violations.map((violation) => `${report.name}: ${violation}`));

@@ -6,7 +6,10 @@ import type { UnusedRulesPolicy } from "./test-report.js";
 
 /** Anything a test scope closes when its test ends. */
 export interface ScopedSession {
+  readonly name: string;
   close(): SessionReport;
+  /** The problems found so far, cleared: for a session of another scope whose turn ran in this test. */
+  takeViolations(): string[];
 }
 
 /** What a session left behind when it closed: for the plugin's after-test checks. */
@@ -35,6 +38,8 @@ export class TestScope {
   private readonly open = new Map<ScopedSession, number>();
   /** Things to close when the test ends (a wire server started inside the test). */
   readonly resources = new Set<{ close(): void }>();
+  /** Sessions of another scope (made at module level or in `beforeAll`) that ran a turn in this test. */
+  private readonly visitors = new Set<ScopedSession>();
 
   /**
    * @param testName The test's full name, for messages about calls that arrive after it ended.
@@ -45,6 +50,8 @@ export class TestScope {
     readonly testName?: string,
     readonly testPath?: string,
     readonly test?: object,
+    /** The scope of a whole test file: sessions made at module level or in `beforeAll`, closed when the file ends. */
+    readonly wholeFile = false,
   ) {}
 
   /** How many sessions the test has made so far. */
@@ -54,6 +61,18 @@ export class TestScope {
 
   add(session: ScopedSession): void {
     this.open.set(session, this.slots.push(session) - 1);
+  }
+
+  /** A session of another scope ran a turn in this test: what it finds fails this test. */
+  visit(session: ScopedSession): void {
+    this.visitors.add(session);
+  }
+
+  /** The visiting sessions' problems found while this test ran, each once. */
+  takeVisitorViolations(): string[] {
+    const found = [...this.visitors].flatMap((session) => session.takeViolations().map((violation) => `${session.name}: ${violation}`));
+    this.visitors.clear();
+    return found;
   }
 
   /** A session closed before its test ended: its report waits for the end, and the session itself is let go. */
@@ -85,6 +104,12 @@ const state = globalSingleton("scopes", () => ({
 /** The scope of the test running in this async context (or the runner's active test, when it runs one at a time). */
 export function currentScope(): TestScope | undefined {
   return state.storage.getStore() ?? state.active;
+}
+
+/** The scope of the running test, never a whole file's. */
+export function currentTestScope(): TestScope | undefined {
+  const scope = currentScope();
+  return scope?.wholeFile ? undefined : scope;
 }
 
 /** Runs `fn` (a whole test) inside `scope`, so concurrent tests each see their own; `undefined` runs it outside any test. */

@@ -1,6 +1,6 @@
 import { StubConfigError, usageError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
-import { currentScope, type TestScope } from "./scope.js";
+import { currentTestScope, type TestScope } from "./scope.js";
 
 const defaults = globalSingleton("strictDefaults", () => ({
   run: undefined as boolean | undefined,
@@ -17,7 +17,7 @@ const defaults = globalSingleton("strictDefaults", () => ({
 export function useStrict(strict: boolean | undefined = true): void {
   if (strict !== undefined && typeof strict !== "boolean")
     throw usageError(`useStrict(strict): expected true, false or undefined, got ${JSON.stringify(strict)}.`);
-  const scope = currentScope();
+  const scope = currentTestScope();
   if (scope === undefined) defaults.run = strict;
   else if (strict === undefined) defaults.tests.delete(scope);
   else defaults.tests.set(scope, strict);
@@ -45,6 +45,6 @@ export function strictFromEnv(): boolean {
 export function resolveStrict(own: boolean | undefined): boolean {
   if (strictFromEnv()) return true;
   if (own !== undefined) return own === true;
-  const scope = currentScope();
+  const scope = currentTestScope();
   return (scope !== undefined ? defaults.tests.get(scope) : undefined) ?? defaults.run ?? defaults.plugin ?? false;
 }

@@ -120,7 +120,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     responder,
     upstream,
     seed: options.seed,
-    reportLate: reportLateCall,
+    reportLate: (message) => reportLateCall(message, place.testPath),
   });
   return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, pipeline };
 }

@@ -2,7 +2,7 @@ import { resolve as resolvePath } from "node:path";
 import { TooltraceError, usageError } from "../base/errors.js";
 import { catchModelCall } from "../catchers/model-call.js";
 import { closeRoute, registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
-import type { SessionReport } from "../lifecycle/scope.js";
+import { currentScope, type SessionReport } from "../lifecycle/scope.js";
 import type { MiddlewareHost } from "../middleware/turn-middleware.js";
 import { requestView } from "../model/request-view.js";
 import { offeredTools } from "../trace/request-json.js";
@@ -77,6 +77,9 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
 
   send(message: string, options: SendOptions = {}): Promise<Turn> {
     if (this.closed) return Promise.reject(new TooltraceError(`${this.name} is closed; create a new session to send more messages.`));
+    // A session made at module level or in `beforeAll`: the test its turn runs in fails with what it finds.
+    const running = currentScope();
+    if (running !== undefined && running !== this.place.scope) running.visit(this);
     return this.runner.send(message, options);
   }
 

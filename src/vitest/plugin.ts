@@ -3,6 +3,7 @@ import { packageRoot, runsFromBuild } from "../base/package-root.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
+import { lateCallReporter } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
@@ -11,8 +12,8 @@ export interface TooltraceVitePlugin {
   config(config?: { root?: string; test?: { include?: unknown; root?: string } }): {
     test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions }; watchTriggerPatterns: WatchTrigger[] };
   };
-  /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette. */
-  configureVitest(context: { vitest: WatchedVitest }): void;
+  /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette; a reporter is added. */
+  configureVitest(context: { vitest: WatchedVitest & { readonly config?: { readonly reporters?: unknown[] } } }): void;
 }
 
 /** Eval files, found beside test files: `todo.eval.ts`. */
@@ -54,6 +55,8 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     name: "tooltrace",
     configureVitest: (context) => {
       vitest = context.vitest;
+      // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
+      context.vitest.config?.reporters?.push(lateCallReporter());
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
     // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.

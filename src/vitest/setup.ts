@@ -15,8 +15,9 @@ import { useMiddleware } from "../middleware/shared-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import type { TooltracePluginOptions } from "./options.js";
 import { finishTest } from "../lifecycle/finish-test.js";
-import { takeLateCallReports } from "../lifecycle/late-calls.js";
-import { runInScope, TestScope } from "../lifecycle/scope.js";
+import { fileFinished, takeLateCallReports, takeOrphanLateCalls } from "../lifecycle/late-calls.js";
+import { runInScope, setActiveScope, TestScope } from "../lifecycle/scope.js";
+import { LATE_CALLS_META } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
 
 vitest.expect.extend(matchers);
@@ -29,8 +30,18 @@ useCassetteMode(options.cassette);
 resetCassetteWriters();
 setPluginStrict(options.strict);
 const scopes = new WeakMap<object, TestScope>();
+// The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
+const testFile = readTestPath();
+const fileScope = new TestScope(undefined, testFile, undefined, true);
+setActiveScope(fileScope);
+let fileTask: { meta: object } | undefined;
 
-type TaskLike = { name: string; fullName?: string; file?: { name: string; filepath?: string }; suite?: TaskLike };
+type TaskLike = {
+  name: string;
+  fullName?: string;
+  file?: { name: string; filepath?: string; meta?: object };
+  suite?: TaskLike;
+};
 
 /** The test's name under its suites (`refunds > a delivered order`), the same on every Vitest version (3.2 has no `fullName`). */
 function testNameOf(task: TaskLike): string {
@@ -88,6 +99,7 @@ if (typeof aroundEach === "function") {
 }
 
 vitest.afterEach(async ({ task }) => {
+  if (fileTask === undefined && task.file?.meta !== undefined) fileTask = task.file as { meta: object };
   const scope = scopes.get(task);
   if (scope === undefined) return;
   scopes.delete(task);
@@ -98,11 +110,23 @@ vitest.afterEach(async ({ task }) => {
 });
 
 vitest.afterAll(() => {
-  const late = takeLateCallReports();
-  if (late.length > 0)
-    throw new Error(
-      `calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`,
-    );
+  setActiveScope(undefined);
+  const { warnings, failure } = finishTest(fileScope, options.unusedRules ?? "warn");
+  for (const warning of warnings) console.warn(warning);
+  const late = takeLateCallReports(testFile);
+  if (testFile !== undefined) fileFinished(testFile);
+  // Late calls of files that already ended: the main process fails those files (never this one).
+  const orphans = takeOrphanLateCalls();
+  if (orphans.length > 0 && fileTask !== undefined) (fileTask.meta as Record<string, unknown>)[LATE_CALLS_META] = orphans;
+  const problems = [
+    ...(failure ? [failure.message] : []),
+    ...(late.length > 0
+      ? [
+          `calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`,
+        ]
+      : []),
+  ];
+  if (problems.length > 0) throw new Error(problems.join("\n"));
 });
 
 /** The middleware the plugin's `middleware` modules export by default (an array, or one). */
@@ -116,6 +140,12 @@ async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {
     }),
   );
   return lists.flat();
+}
+
+/** The test file this setup file runs for (Vitest runs setup files once per test file). */
+function readTestPath(): string | undefined {
+  const path = (vitest.expect.getState() as { testPath?: unknown }).testPath;
+  return typeof path === "string" ? path : undefined;
 }
 
 function readOptions(): TooltracePluginOptions {
