@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { startingOwnProcess } from "../catchers/edge-decision.js";
 
 /** How a CLI run ended. */
 export interface ProcessResult {
@@ -21,12 +22,15 @@ export function runProcess(
   options: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; stdin?: string },
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
+    // The CLI under test is tooltrace's own process: strict mode's process guard lets it start.
+    const child = startingOwnProcess(() =>
+      spawn(command, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      }),
+    );
     // A CLI that exits before reading its input must not crash the test worker with EPIPE: its exit code says it.
     child.stdin?.on("error", () => undefined);
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);

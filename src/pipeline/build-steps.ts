@@ -6,6 +6,7 @@ import type { RuleSet } from "../stubs/rule-set.js";
 import { cassetteStep } from "./steps/cassette-step.js";
 import { httpMockStep } from "./steps/http-mock-step.js";
 import { middlewareSteps } from "./steps/middleware-step.js";
+import type { HostRule } from "../base/hosts.js";
 import { strictStep } from "./steps/strict-step.js";
 import { stubStep } from "./steps/stub-step.js";
 import type { Step } from "./types.js";
@@ -20,8 +21,11 @@ export interface ChainParts {
   readonly rules: RuleSet;
   readonly httpMocks: HttpMockSet;
   readonly cassette: Cassette | undefined;
-  /** Strict mode refuses what would go live (a recording session lets the real thing run, strict or not). */
-  readonly strict: boolean;
+  /**
+   * Strict mode refuses what would go live (a recording session lets the real thing run, strict or not),
+   * but for HTTP to the hosts it allows.
+   */
+  readonly strict: { readonly allowHosts: readonly HostRule[] } | undefined;
 }
 
 /**
@@ -37,6 +41,6 @@ export function buildSteps(parts: ChainParts): readonly Step[] {
     stubStep(parts.rules),
     ...(parts.httpMocks.size > 0 ? [httpMockStep(parts.httpMocks)] : []),
     ...(parts.cassette ? [cassetteStep(parts.cassette)] : []),
-    ...(parts.strict ? [strictStep] : []),
+    ...(parts.strict ? [strictStep(parts.strict.allowHosts)] : []),
   ];
 }

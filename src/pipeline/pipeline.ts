@@ -1,5 +1,6 @@
 import { TooltraceError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
+import { urlAllowed } from "../base/hosts.js";
 import type { Responder } from "../model/responder.js";
 import { toResolvedReply } from "../model/to-resolved-reply.js";
 import type { ResolvedReply } from "../model/types.js";
@@ -9,6 +10,7 @@ import type { TurnRecord } from "../trace/records.js";
 import type { Interaction, InteractionKind, ModelCall, ToolCall } from "../trace/types.js";
 import type { CaughtHttpCall, CaughtModelCall, CaughtToolCall, TurnContext } from "./caught.js";
 import { ChainCall, type ChainEnvironment } from "./chain-call.js";
+import { type EdgeGuard, type EdgePolicy, guardEdges } from "./edge-policy.js";
 import { httpIsCaught } from "./http-catching.js";
 import { runLate } from "./late-call.js";
 import { AskedCallsLedger } from "./reconcile-asked-calls.js";
@@ -36,6 +38,8 @@ export interface PipelineOptions {
   /** Where the session's model calls on the wire go when no mock model answers them (`createSession({ upstream })`). */
   readonly upstream?: true | string | undefined;
   readonly seed?: number | undefined;
+  /** For a strict session that does not record: what may pass the process's edges (sockets, DNS, processes). */
+  readonly edges?: EdgePolicy | undefined;
   /** A problem found after the session closed: its test can no longer fail, so the run is told. */
   readonly reportLate: (message: string) => void;
 }
@@ -55,6 +59,9 @@ export interface ModelCallHandle {
  */
 export class Pipeline implements ChainEnvironment {
   readonly name: string;
+  /** Set for a strict session that does not record: it guards the process's edges (see `EdgePolicy`). */
+  readonly edges: EdgePolicy | undefined;
+  private readonly unguard: (() => void) | undefined;
   readonly strict: boolean;
   readonly log: SessionLog;
   readonly responder: Responder | undefined;
@@ -74,6 +81,16 @@ export class Pipeline implements ChainEnvironment {
     this.log = options.log;
     this.responder = options.responder;
     this.upstream = options.upstream;
+    this.edges = options.edges;
+    const edges = options.edges;
+    this.unguard =
+      edges === undefined
+        ? undefined
+        : guardEdges({
+            name: this.name,
+            edges,
+            refuseOutsideTurn: (message) => (this.report(message, undefined), message),
+          } satisfies EdgeGuard);
     this.silent = { name: this.name, strict: this.strict, log: this.log, violation: () => undefined };
     const only = (kind: InteractionKind) => options.steps.filter((step) => step.kinds === undefined || step.kinds.includes(kind));
     this.stepsFor = { tool: only("tool"), model: only("model"), http: only("http") };
@@ -87,6 +104,7 @@ export class Pipeline implements ChainEnvironment {
   /** From now on every call is late: reported to the run, never to the closed session's test. */
   close(): void {
     this.closedNow = true;
+    this.unguard?.();
   }
 
   /** A problem that fails the test even if the agent recovers (once closed, the run is told instead). */
@@ -194,7 +212,7 @@ export class Pipeline implements ChainEnvironment {
    * session that does not record, it is refused, recorded and reported; the refusal is returned.
    */
   refuseUncaught(context: TurnContext, method: string, url: string): string | undefined {
-    if (!this.strict || this.options.recording) return undefined;
+    if (!this.strict || this.options.recording || urlAllowed(this.edges?.allowHosts ?? [], url)) return undefined;
     const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
     this.log.refusedHttp(context.turn, { method, url, requestBody: undefined, parentSeq: context.parentSeq }, message);
     this.report(message, context.turn);

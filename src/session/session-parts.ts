@@ -2,10 +2,12 @@ import { StubConfigError, usageError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
+import { installEdgeGuards } from "../catchers/edge-guards.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
 import { HttpMockSet } from "../http-mocks/mock-set.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
+import { edgePolicyOf } from "../lifecycle/edge-defaults.js";
 import { reportLateCall } from "../lifecycle/late-calls.js";
 import type { TestScope } from "../lifecycle/scope.js";
 import { resolveStrict, strictFromEnv } from "../lifecycle/strict-default.js";
@@ -88,6 +90,9 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   // Recording means letting the real thing run: a strict session records too.
   const recording = cassette !== undefined && !cassette.replaying;
   checkCatchable(options, name, strict, recording, cassette);
+  const policy = edgePolicyOf(options.allowHosts, options.allowProcesses);
+  const edges = strict && !recording ? policy : undefined;
+  if (edges !== undefined) installEdgeGuards();
   const tools = bindTools(options.tools, options.subagents, strict && !recording);
   let rules: RuleSet;
   try {
@@ -107,7 +112,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     rules,
     httpMocks,
     cassette,
-    strict: strict && !recording,
+    strict: edges,
   });
   const pipeline = new Pipeline({
     name,
@@ -120,6 +125,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     responder,
     upstream,
     seed: options.seed,
+    edges,
     reportLate: (message) => reportLateCall(message, place.testPath),
   });
   return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, pipeline };

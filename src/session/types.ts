@@ -77,8 +77,21 @@ export interface SessionOptions<TMessage = unknown> {
    * When true, nothing unanswered goes live: a tool call no rule matches is refused (the real tool never
    * runs), an HTTP request a turn makes through tooltrace's MSW server is refused, and a tool call the model
    * asked for that never reached tooltrace is reported. Each fails the test even if the agent recovers.
+   * Below every catcher, connections (TCP, TLS, UDP), DNS queries, worker threads and child processes are
+   * refused too, during the session's turns and, for the network, whenever it is open (see `allowHosts`).
    */
   readonly strict?: boolean;
+  /**
+   * Hosts a strict session lets the agent reach past tooltrace's catchers, and HTTP it lets go out:
+   * `"api.example.com"`, `"db.internal:5432"`, `"*.corp.example"`. Loopback connections to a server this
+   * process listens on (the test's own fake services) are always allowed. Added to the plugin's `allowHosts`.
+   */
+  readonly allowHosts?: readonly string[];
+  /**
+   * Worker threads and child processes a strict session lets its turns start (tooltrace cannot see what
+   * they send): `true` for any, or child processes by command name (`["git"]`). Default: none.
+   */
+  readonly allowProcesses?: boolean | readonly string[];
   /**
    * Steps that see every interaction (tool, model, HTTP) before the stubs do, Koa-style: answer it, rewrite
    * its input with `next(input)`, or transform what `next()` returned. The trace records who changed what.

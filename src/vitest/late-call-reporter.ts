@@ -30,7 +30,7 @@ export function lateCallReporter(): { onTestModuleEnd(module: ReportedModule): v
     }
     target.task.result ??= {};
     target.task.result.state = "fail";
-    (target.task.result.errors ??= []).push(error);
+    target.task.result.errors = [...(target.task.result.errors ?? []), error];
   };
   return {
     onTestModuleEnd(module) {

@@ -36,6 +36,8 @@ export interface TooltracePluginOptions {
    * `TOOLTRACE_STRICT=1` environment variable makes every session strict whatever this says: set it in CI.
    */
   readonly strict?: boolean;
+  /** Hosts every strict session of the run may reach (see the session's `allowHosts`). */
+  readonly allowHosts?: readonly string[];
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
 }

@@ -9,6 +9,7 @@ import * as vitest from "vitest";
 import { matchers } from "../../matchers/all.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
+import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
@@ -29,6 +30,7 @@ if (options.http !== undefined) useHttpMocks(options.http);
 useCassetteMode(options.cassette);
 resetCassetteWriters();
 setPluginStrict(options.strict);
+setPluginAllowHosts(options.allowHosts);
 const scopes = new WeakMap<object, TestScope>();
 // The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
 const testFile = readTestPath();

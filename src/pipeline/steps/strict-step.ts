@@ -1,17 +1,21 @@
-import type { Step, StepContext } from "../types.js";
 import { compactJson } from "../../base/excerpt.js";
+import { type HostRule, urlAllowed } from "../../base/hosts.js";
+import type { Step, StepContext } from "../types.js";
 
 /**
  * The last step in strict mode: whatever would go live (a real tool, the network) is refused, and the
- * refusal fails the test even if the agent recovers. Calls whose end is not live (the mock model) pass.
+ * refusal fails the test even if the agent recovers. Calls whose end is not live (the mock model) pass, and
+ * so does HTTP to a host the session allows (`allowHosts`).
  */
-export const strictStep: Step = {
-  name: "strict",
-  run(ctx, next) {
-    if (!ctx.live) return next();
-    return ctx.reject(strictMessage(ctx), { kind: "strict" });
-  },
-};
+export function strictStep(allowHosts: readonly HostRule[]): Step {
+  return {
+    name: "strict",
+    run(ctx, next) {
+      if (!ctx.live || (ctx.kind === "http" && urlAllowed(allowHosts, String((ctx.input as { url?: unknown } | null)?.url)))) return next();
+      return ctx.reject(strictMessage(ctx), { kind: "strict" });
+    },
+  };
+}
 
 function strictMessage(ctx: StepContext): string {
   if (ctx.kind === "tool") {
@@ -25,6 +29,6 @@ function strictMessage(ctx: StepContext): string {
   }
   return (
     `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +
-    `Answer it with a handler on your MSW server, or create the session without \`strict: true\`.`
+    `Answer it with an HTTP mock or a handler on your MSW server, allow its host (\`allowHosts\`), or create the session without \`strict: true\`.`
   );
 }

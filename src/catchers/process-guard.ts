@@ -1,0 +1,60 @@
+import type * as ChildProcesses from "node:child_process";
+import type * as WorkerThreads from "node:worker_threads";
+import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
+import { edgeError } from "./net-guard.js";
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * Guards worker threads: a worker has its own modules, out of tooltrace's reach, so one started during a
+ * strict turn is refused at its start (the constructor throws) unless the session allows processes.
+ */
+export function guardWorkers(workerThreads: typeof WorkerThreads, patchExport: (name: string, value: unknown) => void): void {
+  const Worker = workerThreads.Worker;
+  class GuardedWorker extends Worker {
+    constructor(...args: ConstructorParameters<typeof Worker>) {
+      const refusal = refuseAtEdge({ channel: "worker" });
+      if (refusal !== undefined) throw edgeError(refusal);
+      super(...args);
+    }
+  }
+  Object.defineProperty(GuardedWorker, "name", { value: "Worker" });
+  patchExport("Worker", GuardedWorker);
+}
+
+/**
+ * Guards child processes: every asynchronous form (`spawn`, `exec`, `execFile`, `fork`) starts through
+ * `ChildProcess.prototype.spawn`, and the synchronous ones are replaced on the module. A process started
+ * during a strict turn is refused before it starts unless the session allows its command; tooltrace's own
+ * (a CLI agent an adapter runs) start through `startingOwnProcess`.
+ */
+export function guardChildProcesses(childProcess: typeof ChildProcesses, patchExport: (name: string, value: unknown) => void): void {
+  const proto = childProcess.ChildProcess.prototype as unknown as Record<string, Method>;
+  const spawn = proto.spawn as Method;
+  proto.spawn = function guardedSpawn(this: unknown, ...args: unknown[]) {
+    const options = args[0] as { file?: unknown; args?: unknown } | undefined;
+    const refusal = refuseAtEdge(processTarget(commandOf(options?.file, options?.args)));
+    if (refusal !== undefined) throw edgeError(refusal);
+    return spawn.apply(this, args);
+  };
+  for (const name of ["spawnSync", "execSync", "execFileSync"] as const) {
+    const original = childProcess[name] as unknown as Method;
+    patchExport(name, function guardedSync(this: unknown, ...args: unknown[]) {
+      const command = typeof args[0] === "string" ? (name === "execSync" ? args[0].trim().split(/\s+/)[0] : args[0]) : undefined;
+      const refusal = refuseAtEdge(processTarget(command));
+      if (refusal !== undefined) throw edgeError(refusal);
+      return original.apply(this, args);
+    });
+  }
+}
+
+/** The program a spawn runs: for a shell's `-c` (what `exec` starts), the command it was given. */
+function commandOf(file: unknown, args: unknown): unknown {
+  if (!Array.isArray(args) || typeof file !== "string" || !/(^|[\\/])(ba|z|da)?sh$|cmd\.exe$/i.test(file)) return file;
+  const script = args.find((arg, i) => i > 0 && typeof arg === "string" && !arg.startsWith("-") && !arg.startsWith("/"));
+  return typeof script === "string" ? (script.trim().split(/\s+/)[0] ?? file) : file;
+}
+
+function processTarget(command: unknown): EdgeTarget {
+  return { channel: "process", command: typeof command === "string" ? command : "unknown" };
+}

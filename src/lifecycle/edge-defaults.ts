@@ -1,0 +1,26 @@
+import { usageError } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
+import { type HostRule, parseHostRules } from "../base/hosts.js";
+import type { EdgePolicy } from "../pipeline/edge-policy.js";
+
+const defaults = globalSingleton("edgeDefaults", () => ({ allowHosts: [] as readonly HostRule[] }));
+
+/** The plugin's `allowHosts`: hosts every strict session of the run may reach. */
+export function setPluginAllowHosts(hosts: unknown): void {
+  defaults.allowHosts = parseHostRules(hosts, "tooltrace({ allowHosts })");
+}
+
+/** A strict session's edge policy: the run's hosts and its own, and the processes it allows. */
+export function edgePolicyOf(allowHosts: unknown, allowProcesses: unknown): EdgePolicy {
+  const own = parseHostRules(allowHosts, "createSession({ allowHosts })");
+  if (
+    allowProcesses !== undefined &&
+    typeof allowProcesses !== "boolean" &&
+    !(Array.isArray(allowProcesses) && allowProcesses.every((name) => typeof name === "string" && name !== ""))
+  ) {
+    throw usageError(
+      'createSession({ allowProcesses }): pass true (any worker thread or child process) or the command names to allow, e.g. ["git"].',
+    );
+  }
+  return { allowHosts: [...defaults.allowHosts, ...own], allowProcesses: (allowProcesses as EdgePolicy["allowProcesses"]) ?? false };
+}
