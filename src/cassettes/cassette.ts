@@ -129,7 +129,7 @@ export class Cassette {
       http: sortedRecord(this.http),
       ...(llm.length > 0 ? { llm } : {}),
     };
-    writeAtomically(this.path, `${JSON.stringify(file, null, 2)}\n`);
+    writeAtomically(this.path, `${JSON.stringify(this.redactor.checked(file), null, 2)}\n`);
   }
 
   private load(): void {

@@ -1,3 +1,4 @@
+import type { RedactOptions } from "../secrets/redactor.js";
 /** How a session uses its cassette. */
 export type CassetteMode =
   /** The real tools and the network run; what they returned is written when the session closes. */
@@ -28,13 +29,12 @@ export interface CassetteOptions {
    * `upstream` for the live part, and is refused in a strict session. Nothing is written.
    */
   readonly replay?: { readonly upTo: number };
-  /** More names to redact on write, beside the defaults (authorization, api keys, cookies, tokens, passwords). */
-  readonly redact?: {
-    /** Query parameters of recorded URLs. */
-    readonly query?: readonly string[];
-    /** JSON fields anywhere in recorded inputs, outputs and bodies. */
-    readonly fields?: readonly string[];
-  };
+  /**
+   * More to redact on write, beside the defaults: fields, parameters and headers named like secrets in any
+   * case style (`accessToken`, `client_secret`, `X-Api-Key`), every key a request carried, and the values of
+   * environment variables named like keys, tokens, secrets, passwords or credentials.
+   */
+  readonly redact?: RedactOptions;
 }
 
 /** One recorded tool call. */

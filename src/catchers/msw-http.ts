@@ -5,6 +5,7 @@ import { parseMaybeJson } from "../model/request-view.js";
 import { markHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
+import { rememberHeaderSecrets } from "../secrets/known-secrets.js";
 
 const NETWORK = { kind: "real" } as const;
 const USER_HANDLER = { kind: "msw-handler" } as const;
@@ -108,6 +109,8 @@ async function requestView(request: Request): Promise<HttpRequestView> {
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A key the request carries is replaced wherever it appears in a cassette, even echoed back in a body.
+  rememberHeaderSecrets(Object.entries(headers));
   const text = request.body === null ? "" : await request.clone().text();
   const body = text === "" ? undefined : parseMaybeJson(text);
   return { method: request.method, url: request.url, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };

@@ -15,6 +15,7 @@ import { answerOtherPath } from "../wire/other-paths.js";
 import { rawReplyOf, UpstreamError } from "../wire/upstream.js";
 import { answerOutsideSession, modelTerminal, openModelCall } from "./model-call.js";
 import { resolveRoute } from "./routes.js";
+import { rememberHeaderSecrets } from "../secrets/known-secrets.js";
 import { liveModel, type UpstreamExchange } from "./wire-upstream.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
 
@@ -143,8 +144,16 @@ interface Exchange extends UpstreamExchange {
   readonly wireTools: WireToolCalls | undefined;
 }
 
+/** The headers a provider's client sends its key in. */
+const KEY_HEADERS = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
+
 async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
   const { codec, request } = exchange;
+  // The client's key is replaced wherever it appears in a cassette (an upstream's 401 echoes it).
+  for (const name of KEY_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) rememberHeaderSecrets([[name, value]]);
+  }
   const text = await request.text();
   let body: unknown;
   try {

@@ -1,70 +1,64 @@
-/** Query parameters and JSON fields redacted on write unless the user names more. */
-const SECRET_NAMES = [
-  "authorization",
-  "api_key",
-  "apikey",
-  "api-key",
-  "x-api-key",
-  "token",
-  "access_token",
-  "refresh_token",
-  "secret",
-  "client_secret",
-  "password",
-  "cookie",
-  "set-cookie",
-];
+import { TooltraceError } from "../base/errors.js";
+import { environmentSecrets, knownSecrets, secretsVersion } from "./known-secrets.js";
+import { findLeak } from "./leak-scan.js";
+import { REDACTED, type RedactionRules, redactText, redactUrl, secretField } from "./redact-text.js";
+
+export { REDACTED } from "./redact-text.js";
+
 /** Response headers kept in a cassette; every other one (set-cookie, auth, tracing ids) is left out. */
 const KEPT_HEADERS = new Set(["content-type"]);
 
-export const REDACTED = "[redacted]";
+/** The user's additions to what is redacted (`cassette: { redact }`). */
+export interface RedactOptions {
+  /** Query parameters of recorded URLs. */
+  readonly query?: readonly string[];
+  /** JSON fields anywhere in recorded inputs, outputs and bodies. */
+  readonly fields?: readonly string[];
+  /** Values replaced wherever they appear (a key the test reads from a file). */
+  readonly values?: readonly string[];
+}
 
-/** Redacts secrets before anything reaches a cassette. */
+/**
+ * Redacts secrets before anything reaches a cassette, by name and by value: fields and parameters named like
+ * secrets (any case style, any type of value), every secret value tooltrace knows (the keys requests
+ * carried, environment variables named like keys, the user's own) wherever it appears, and secrets inside
+ * text (URLs, `Bearer ...`, `"api_key": "..."`). The same input always redacts the same way, so a replayed
+ * call is compared with what was recorded.
+ */
 export class Redactor {
-  private readonly query: ReadonlySet<string>;
   private readonly fields: ReadonlySet<string>;
+  private readonly query: ReadonlySet<string>;
+  /** The environment's secrets (read once, when the session starts) and the user's own values. */
+  private readonly ownValues: readonly string[];
+  private cached: { readonly version: number; readonly rules: RedactionRules } | undefined;
 
-  constructor(extra: { query?: readonly string[]; fields?: readonly string[] } = {}) {
-    this.query = new Set([...SECRET_NAMES, ...(extra.query ?? [])].map((name) => name.toLowerCase()));
-    this.fields = new Set([...SECRET_NAMES, ...(extra.fields ?? [])].map((name) => name.toLowerCase()));
+  constructor(extra: RedactOptions = {}) {
+    this.fields = new Set((extra.fields ?? []).map((name) => name.toLowerCase()));
+    this.query = new Set((extra.query ?? []).map((name) => name.toLowerCase()));
+    this.ownValues = [...environmentSecrets(), ...(extra.values ?? [])];
+  }
+
+  /** The rules now: secret values become known while the session runs (a request's key). */
+  private rules(): RedactionRules {
+    const version = secretsVersion();
+    if (this.cached?.version !== version)
+      this.cached = { version, rules: { fields: this.fields, query: this.query, values: knownSecrets(this.ownValues) } };
+    return this.cached.rules;
   }
 
   url(url: string): string {
-    const parsed = new URL(url);
-    if (parsed.username !== "" || parsed.password !== "") {
-      parsed.username = "";
-      parsed.password = "";
-    }
-    for (const name of [...parsed.searchParams.keys()]) if (this.query.has(name.toLowerCase())) parsed.searchParams.set(name, REDACTED);
-    return parsed.toString();
+    return redactUrl(url, this.rules());
   }
 
-  /** A value as JSON (dates as their strings, as the agent would send them), secret-named strings and numbers redacted. */
+  /** A value as JSON (dates as their strings, as the agent would send them), with every secret redacted. */
   value(value: unknown): unknown {
     if (value === undefined) return undefined;
-    return this.redactJson(JSON.parse(JSON.stringify(value)) as unknown);
+    return this.redactJson(JSON.parse(JSON.stringify(value)) as unknown, this.rules());
   }
 
-  private redactJson(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.redactJson(item));
-    if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [
-        name,
-        this.fields.has(name.toLowerCase()) && (typeof item === "string" || typeof item === "number") ? REDACTED : this.redactJson(item),
-      ]),
-    );
-  }
-
-  /** Free text (an error message): the URLs in it, with their credentials and secret query parameters. */
+  /** Free text (an error message): secret values, URLs' secrets, and secret-named pairs in it. */
   text(text: string): string {
-    return text.replace(/\bhttps?:\/\/[^\s"'<>]+/g, (url) => {
-      try {
-        return this.url(url);
-      } catch {
-        return url;
-      }
-    });
+    return redactText(text, this.rules());
   }
 
   headers(headers: Headers): Record<string, string> {
@@ -75,15 +69,67 @@ export class Redactor {
     return kept;
   }
 
-  /** A text body: JSON redacted field by field, a form body (`a=1&b=2`) by name; other text as it is. */
+  /** A text body: JSON redacted field by field, a form body (`a=1&b=2`) by name; other text as free text. */
   body(text: string): string {
+    const rules = this.rules();
     try {
-      return JSON.stringify(this.value(JSON.parse(text)));
+      return JSON.stringify(this.redactJson(JSON.parse(text), rules));
     } catch {
-      if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)) return text;
+      if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)) return redactText(text, rules);
       const form = new URLSearchParams(text);
-      for (const name of [...form.keys()]) if (this.fields.has(name.toLowerCase())) form.set(name, REDACTED);
-      return form.toString();
+      for (const name of [...form.keys()]) if (secretField(rules, name, "field")) form.set(name, REDACTED);
+      return redactText(form.toString(), rules);
     }
+  }
+
+  /**
+   * The last look before a cassette is written: every string redacted once more (a secret that became known
+   * after it was recorded), then scanned for well-known key formats, which refuse the write.
+   */
+  checked<T>(document: T): T {
+    const rules = this.rules();
+    const redacted = this.strings(document, rules) as T;
+    const leak = findLeak(redacted);
+    if (leak !== undefined) {
+      throw new TooltraceError(
+        `it would keep what looks like ${leak.kind} at ${leak.pointer || "/"}.`,
+        "name the field or the value in `cassette: { redact: { fields, values } }`, or stub the call that returns it.",
+      );
+    }
+    return redacted;
+  }
+
+  private strings(value: unknown, rules: RedactionRules): unknown {
+    if (typeof value === "string") return redactText(value, rules);
+    if (Array.isArray(value)) return value.map((item) => this.strings(item, rules));
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.strings(item, rules)]));
+  }
+
+  private redactJson(value: unknown, rules: RedactionRules): unknown {
+    if (typeof value === "string") return this.redactString(value, rules);
+    if (Array.isArray(value)) return value.map((item) => this.redactJson(item, rules));
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [
+        name,
+        secretField(rules, name, "field") && item !== null && item !== "" ? REDACTED : this.redactJson(item, rules),
+      ]),
+    );
+  }
+
+  /** A string value: JSON inside it redacted as JSON (re-serialized only if something changed), else as text. */
+  private redactString(text: string, rules: RedactionRules): string {
+    const first = text.trimStart()[0];
+    if ((first === "{" || first === "[") && text.length < 1_000_000) {
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        const redacted = this.redactJson(parsed, rules);
+        if (JSON.stringify(redacted) !== JSON.stringify(parsed)) return JSON.stringify(redacted);
+      } catch {
+        // Not JSON after all: text.
+      }
+    }
+    return redactText(text, rules);
   }
 }

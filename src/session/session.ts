@@ -108,10 +108,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         cassette?.save();
       } catch (error) {
         // The report fails the test; the other sessions still close.
-        log.violation(
-          `${this.name}: the cassette ${cassette?.path ?? ""} could not be written: ${error instanceof Error ? error.message : String(error)}`,
-          undefined,
-        );
+        const reason = (error instanceof Error ? error.message : String(error)).replace(/^\[tooltrace\] /, "");
+        log.violation(`the cassette ${cassette?.path ?? ""} was not written: ${reason}`, undefined);
       }
       this.closed = true;
       pipeline.close();
@@ -123,7 +121,10 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       name: this.name,
       strict: this.strict,
       unusedRuleIds: this.unusedRuleIds(),
-      violations: [...log.violations],
+      // Read when the test ends: a test may take the violations after closing the session (a refused cassette).
+      get violations() {
+        return [...log.violations];
+      },
       turnsJson: () => turnsToJson(log.turns),
       offeredTools: () => offeredTools(log.turns),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
