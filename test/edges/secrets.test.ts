@@ -140,7 +140,7 @@ const tools = {
   fail: tool({
     description: "Fails.",
     inputSchema: z.object({}),
-    execute: async () => {
+    execute: async (): Promise<string> => {
       throw new Error(
         `GET https://api.example.test/items?api_key=${plant("api_key in an error message")} failed; token=${plant("token=... in an error message")}`,
       );
