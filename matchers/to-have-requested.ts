@@ -37,7 +37,7 @@ export function toHaveRequested(
     return { pass: false, message: () => notATrace("toHaveRequested (a turn or a session)", received) };
   const calls: HttpCall[] = trace.turns.flatMap((turn) => turn.httpCalls ?? []);
   const method = options.method?.toUpperCase();
-  const toUrl = calls.filter((call) => urlMatches(url, call.url) && (method === undefined || call.method === method));
+  const toUrl = calls.filter((call) => urlMatches(url, call.url, "whole URL") && (method === undefined || call.method === method));
   const matching = toUrl.filter((call) => !("body" in options) || matchValue(this, options.body, call.requestBody));
   const n = matching.length;
   const what = `${method ?? "a"} request to ${String(url)}${"body" in options ? " with a matching body" : ""}, ${describeCount(expected)}`;

@@ -54,7 +54,9 @@ function where(location: ConfigErrorLocation): string {
         : what === "stub rule"
           ? "stubs"
           : "http";
-  return location.pointer === "" ? rule : `${rule} at ${location.pointer}`;
+  // A pointer holds the user's keys: past a few hundred characters its middle says nothing.
+  const pointer = location.pointer.length > 200 ? `${location.pointer.slice(0, 120)}…${location.pointer.slice(-60)}` : location.pointer;
+  return pointer === "" ? rule : `${rule} at ${pointer}`;
 }
 
 /** A call broke a session rule at run time: strict mode, the call limit, a scripted model running out. */

@@ -1,4 +1,5 @@
 import { message } from "../base/errors.js";
+import { excerpt } from "../base/excerpt.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { TurnContext } from "../pipeline/caught.js";
@@ -170,7 +171,9 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
     decoded = codec.decode(body, exchange.memory);
   } catch (cause) {
     if (cause instanceof WireRequestError) return errorReply(codec, cause.kind, cause.message, cause.param);
-    throw cause;
+    // A shape no check foresaw: the provider would refuse it too, and the client should hear it its own way.
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return errorReply(codec, "invalid_request", `The request body could not be read as a ${codec.api} request: ${excerpt(reason, 200)}`);
   }
   if (exchange.models && !exchange.models.has(decoded.model)) return errorReply(codec, "not_found", codec.modelNotFound(decoded.model));
   const caught = {

@@ -1,9 +1,16 @@
-import { StubConfigError, type ConfigErrorLocation } from "../base/errors.js";
+import { StubConfigError, type ConfigErrorLocation, pointerToken } from "../base/errors.js";
+import { excerpt } from "../base/excerpt.js";
 import { compileMatch } from "../stubs/compile-match.js";
+import { plainCopyOf } from "../stubs/limits.js";
+import { PatternRefused } from "../stubs/pattern/compile-pattern.js";
+import { compileUrlPattern } from "./url-pattern.js";
 import type { MatchProgram } from "../stubs/match-program.js";
 import type { ToolStubMatch } from "../stubs/types.js";
 import { describe, isPlainObject, validateMatch } from "../stubs/validate-match.js";
 import type { HttpMockOutcome } from "./types.js";
+
+/** An HTTP token: what `Headers` accepts as a name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const MOCK_FIELDS = new Set(["id", "method", "url", "match", "outcome", "outcomes"]);
 const RESPONSE_FIELDS = new Set(["status", "json", "text", "headers", "delayMs"]);
@@ -28,8 +35,10 @@ export function compileHttpMocks(mocks: unknown): CompiledHttpMock[] {
       { pointer: "", what: "HTTP mock" },
       "`http` must be an array of HTTP mocks ({ id, method?, url, match?, outcome | outcomes }).",
     );
+  // One plain copy, read once with the limits checked: a Proxy, a getter or a cycle fails here.
+  const plain = plainCopyOf(mocks, "HTTP mock");
   const seen = new Set<string>();
-  return mocks.map((mock, index) => {
+  return plain.map((mock, index) => {
     const compiled = compileOne(mock, index);
     if (seen.has(compiled.id))
       throw new StubConfigError(
@@ -70,6 +79,12 @@ function compileOne(mock: unknown, index: number): CompiledHttpMock {
       at("/url"),
       `\`url\` must be a URL, an MSW-style pattern (\`https://api.test/users/:id\`) or a RegExp, got ${describe(url)}.`,
     );
+  }
+  try {
+    compileUrlPattern(url as string | RegExp);
+  } catch (error) {
+    if (error instanceof PatternRefused) throw new StubConfigError(at("/url"), error.message, error.fix);
+    throw error;
   }
   if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method))) {
     throw new StubConfigError(at("/method"), `\`method\` must be an HTTP method such as "GET", got ${describe(method)}.`);
@@ -127,6 +142,22 @@ function checkOutcome(outcome: unknown, location: ConfigErrorLocation): HttpMock
     throw new StubConfigError(field("text"), `\`text\` must be a string, got ${describe(text)}.`);
   if (headers !== undefined && (!isPlainObject(headers) || Object.values(headers).some((value) => typeof value !== "string")))
     throw new StubConfigError(field("headers"), "`headers` must be an object of strings.");
+  for (const [name, value] of Object.entries((headers ?? {}) as Record<string, string>)) {
+    const here = { ...location, pointer: `${location.pointer}/headers/${pointerToken(name)}` };
+    if (!HEADER_NAME.test(name))
+      throw new StubConfigError(
+        here,
+        `${JSON.stringify(excerpt(name, 40))} is not a header name, so the response could not be sent.`,
+        "use letters, digits and `-`.",
+      );
+    if (/[\r\n\0]/.test(value))
+      throw new StubConfigError(
+        here,
+        "a header value holds a line break or a NUL, so the response could not be sent.",
+        "put the value on one line.",
+      );
+  }
+  if (json !== undefined) checkJson(json, field("json"));
   const isDelay = (value: unknown) => typeof value === "number" && value >= 0 && value <= 60_000;
   if (delayMs !== undefined && !isDelay(delayMs)) {
     const range = isPlainObject(delayMs) ? (delayMs as { min?: unknown; max?: unknown }) : undefined;
@@ -145,4 +176,27 @@ function checkOutcome(outcome: unknown, location: ConfigErrorLocation): HttpMock
     }
   }
   return outcome as HttpMockOutcome;
+}
+
+/** A `json` body must be JSON: what `JSON.stringify` would drop or turn into `null` (NaN, a bigint, a function) is refused. */
+function checkJson(value: unknown, location: ConfigErrorLocation): void {
+  const fault =
+    typeof value === "number" && !Number.isFinite(value)
+      ? `${String(value)}, which JSON would send as null`
+      : typeof value === "bigint" || typeof value === "function" || typeof value === "symbol" || value === undefined
+        ? `${value === undefined ? "undefined" : `a ${typeof value}`}, which is not JSON`
+        : undefined;
+  if (fault !== undefined)
+    throw new StubConfigError(
+      location,
+      `the body holds ${fault}.`,
+      "give plain JSON: strings, finite numbers, booleans, null, arrays and objects.",
+    );
+  if (value === null || typeof value !== "object") return;
+  if (value instanceof RegExp)
+    throw new StubConfigError(location, "the body holds a RegExp, which is not JSON.", "give the pattern as a string.");
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined && !Array.isArray(value)) continue;
+    checkJson(item, { ...location, pointer: `${location.pointer}/${pointerToken(key)}` });
+  }
 }

@@ -1,4 +1,5 @@
 import { TooltraceError } from "../base/errors.js";
+import { toJsonValue } from "../trace/json-value.js";
 import { environmentSecrets, knownSecrets, secretsVersion } from "./known-secrets.js";
 import { findLeak } from "./leak-scan.js";
 import { REDACTED, type RedactionRules, redactText, redactUrl, secretField } from "./redact-text.js";
@@ -53,7 +54,7 @@ export class Redactor {
   /** A value as JSON (dates as their strings, as the agent would send them), with every secret redacted. */
   value(value: unknown): unknown {
     if (value === undefined) return undefined;
-    return this.redactJson(JSON.parse(JSON.stringify(value)) as unknown, this.rules());
+    return this.redactJson(toJsonValue(value), this.rules());
   }
 
   /** Free text (an error message): secret values, URLs' secrets, and secret-named pairs in it. */

@@ -1,99 +1,188 @@
-import { StubConfigError, pointerToken } from "../base/errors.js";
+import { type ConfigErrorLocation, StubConfigError, pointerToken } from "../base/errors.js";
+import { excerpt } from "../base/excerpt.js";
 
-/** The configuration limits of one session's stubs. */
+/** The configuration limits of one session's stubs (and, with `mocks` for `rules`, of its HTTP mocks). */
 export const STUB_LIMITS = {
   rules: 100,
+  /** HTTP mocks of one session, the plugin's included. */
+  mocks: 1000,
   nodes: 20_000,
   depth: 32,
   characters: 1_000_000,
+  /** A property name. */
+  keyLength: 1024,
+  /** One `pattern`, and how many a session's rules hold in all. */
+  patternLength: 1000,
+  patterns: 200,
+  /** Constraints in one `allOf`, `anyOf`, `oneOf` or `prefixItems`; values in one `enum`. */
+  branches: 100,
+  enumValues: 1000,
 } as const;
 
+type What = "stub rule" | "HTTP mock";
+
 /**
- * Checks the size limits and the reserved `__proto__` name over the whole `stubs` array,
- * before any rule is read, so a huge or hostile fixture fails fast.
+ * Reads `items` (a session's stubs or HTTP mocks) once, into a plain copy, checking the limits on the way:
+ * count, size, depth, cycles, key length, the number of patterns, and the reserved `__proto__`. A getter or a
+ * Proxy's trap that throws, a cycle or a limit fails here with the rule's id and the JSON pointer, before
+ * anything else reads the input, so everything after works on plain data. RegExps (an HTTP mock's `url`)
+ * are kept as they are.
  */
-export function checkStubLimits(stubs: readonly unknown[]): void {
-  if (stubs.length > STUB_LIMITS.rules) {
-    throw new StubConfigError(
-      { pointer: "" },
-      `${stubs.length} rules given; a session accepts at most ${STUB_LIMITS.rules}.`,
-      "split the scenario into several sessions, or merge rules with `match` and `anyOf`.",
-    );
+export function plainCopyOf(items: readonly unknown[], what: What): unknown[] {
+  const max = what === "stub rule" ? STUB_LIMITS.rules : STUB_LIMITS.mocks;
+  let length: number;
+  try {
+    length = items.length;
+  } catch (error) {
+    throw new StubConfigError({ pointer: "", what }, `reading the ${plural(what)} threw: ${excerpt(message(error), 120)}`, FIX);
   }
-  let nodes = 0;
-  let characters = 0;
-  // The path and the objects on it, kept as stacks: a pointer is built only for an error message.
-  const path: (string | number)[] = [];
-  const ancestors: object[] = [];
-  const here = () => path.map((token) => `/${pointerToken(token)}`).join("");
-  const visit = (value: unknown, ruleIndex: number): void => {
-    nodes += 1;
-    if (nodes > STUB_LIMITS.nodes) {
-      throw new StubConfigError(
-        { ruleIndex, pointer: here() },
-        `the stubs hold more than ${STUB_LIMITS.nodes} JSON nodes.`,
-        "shorten the responses; keep large fixtures in the real tool or a cassette.",
+  if (length > max)
+    throw new StubConfigError(
+      { pointer: "", what },
+      `${length} ${plural(what)} given; a session accepts at most ${max}.`,
+      what === "stub rule"
+        ? "split the scenario into several sessions, or merge rules with `match` and `anyOf`."
+        : "merge mocks with URL patterns and `match`.",
+    );
+  const counts = { nodes: 0, characters: 0, patterns: 0 };
+  const copies: unknown[] = [];
+  for (let index = 0; index < length; index++) {
+    const item = read(() => items[index], { ruleIndex: index, pointer: "", what });
+    const id = idOf(item);
+    const path: string[] = [];
+    const at = (): ConfigErrorLocation => ({
+      ruleIndex: index,
+      ...(id === undefined ? {} : { ruleId: id }),
+      pointer: pointerOf(path),
+      what,
+    });
+    copies.push(copy(item, path, [], at, counts));
+  }
+  return copies;
+}
+
+const FIX = "pass plain JSON: arrays and objects of values, not proxies or getters.";
+
+function copy(value: unknown, path: string[], ancestors: object[], at: () => ConfigErrorLocation, counts: Counts): unknown {
+  counts.nodes += 1;
+  if (counts.nodes > STUB_LIMITS.nodes)
+    throw new StubConfigError(
+      at(),
+      `they hold more than ${STUB_LIMITS.nodes} JSON nodes.`,
+      "shorten the responses; keep large fixtures in the real tool or a cassette.",
+    );
+  if (typeof value === "string") count(counts, value.length, at);
+  if (value === null || typeof value !== "object" || value instanceof RegExp) return value;
+  if (ancestors.includes(value))
+    throw new StubConfigError(at(), "the value is cyclic: it contains itself.", "pass a copy without the cycle.");
+  if (path.length > STUB_LIMITS.depth)
+    throw new StubConfigError(at(), `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
+  const array = read(() => Array.isArray(value), at());
+  // A Date, a Map, an instance of a class: not JSON, kept as it is for the validation after to refuse by name.
+  const proto = array ? Array.prototype : read(() => Object.getPrototypeOf(value) as unknown, at());
+  if (!array && proto !== Object.prototype && proto !== null) return value;
+  ancestors.push(value);
+  let result: unknown;
+  if (array) {
+    const array = value as readonly unknown[];
+    const items: unknown[] = [];
+    const length = read(() => array.length, at());
+    for (let i = 0; i < length; i++) {
+      path.push(String(i));
+      items.push(
+        copy(
+          read(() => array[i], at()),
+          path,
+          ancestors,
+          at,
+          counts,
+        ),
       );
+      path.pop();
     }
-    if (typeof value === "string") {
-      characters += value.length;
-    } else if (value !== null && typeof value === "object") {
-      if (ancestors.includes(value))
+    result = items;
+  } else {
+    const object: Record<string, unknown> = {};
+    for (const key of read(() => Object.keys(value), at())) {
+      if (key.length > STUB_LIMITS.keyLength) {
+        path.push(`${key.slice(0, 40)}…`);
         throw new StubConfigError(
-          { ruleIndex, pointer: here() },
-          "the value is cyclic: it contains itself.",
-          "stubs are plain JSON; pass a copy without the cycle.",
+          at(),
+          `a property name of ${key.length} characters; names are at most ${STUB_LIMITS.keyLength}.`,
+          "shorten the name.",
         );
-      if (path.length > STUB_LIMITS.depth)
-        throw new StubConfigError(
-          { ruleIndex, pointer: here() },
-          `nesting deeper than ${STUB_LIMITS.depth} levels.`,
-          "flatten this value.",
-        );
-      ancestors.push(value);
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          path.push(i);
-          visit(value[i], ruleIndex);
-          path.pop();
-        }
-      } else {
-        for (const key of Object.keys(value)) {
-          if (key === "__proto__") {
-            path.push(key);
-            throw new StubConfigError(
-              { ruleIndex, pointer: here() },
-              `the property name "__proto__" is reserved.`,
-              "rename the property; it cannot be matched or returned.",
-            );
-          }
-          characters += key.length;
-          path.push(key);
-          let item: unknown;
-          try {
-            item = (value as Record<string, unknown>)[key];
-          } catch (error) {
-            throw new StubConfigError(
-              { ruleIndex, pointer: here() },
-              `reading this property threw: ${error instanceof Error ? error.message : String(error)}.`,
-              "stubs are plain JSON: pass the value itself, not a getter.",
-            );
-          }
-          visit(item, ruleIndex);
-          path.pop();
-        }
       }
-      ancestors.pop();
-    } else {
-      characters += String(value).length;
+      path.push(key);
+      if (key === "__proto__")
+        throw new StubConfigError(
+          at(),
+          'the property name "__proto__" is reserved.',
+          "rename the property; it cannot be matched or returned.",
+        );
+      count(counts, key.length, at);
+      const item = read(() => (value as Record<string, unknown>)[key], at());
+      if (key === "pattern" && typeof item === "string" && ++counts.patterns > STUB_LIMITS.patterns)
+        throw new StubConfigError(
+          at(),
+          `more than ${STUB_LIMITS.patterns} patterns in one session's rules.`,
+          "merge patterns into one with `|`, or use `enum`.",
+        );
+      object[key] = copy(item, path, ancestors, at, counts);
+      path.pop();
     }
-    if (characters > STUB_LIMITS.characters) {
-      throw new StubConfigError(
-        { ruleIndex, pointer: here() },
-        `the stubs hold more than about ${STUB_LIMITS.characters} characters.`,
-        "shorten the responses; keep large fixtures in the real tool or a cassette.",
-      );
-    }
-  };
-  for (const [i, rule] of stubs.entries()) visit(rule, i);
+    result = object;
+  }
+  ancestors.pop();
+  return result;
+}
+
+interface Counts {
+  nodes: number;
+  characters: number;
+  patterns: number;
+}
+
+function count(counts: Counts, characters: number, at: () => ConfigErrorLocation): void {
+  counts.characters += characters;
+  if (counts.characters > STUB_LIMITS.characters)
+    throw new StubConfigError(
+      at(),
+      `they hold more than about ${STUB_LIMITS.characters} characters.`,
+      "shorten the responses; keep large fixtures in the real tool or a cassette.",
+    );
+}
+
+/** Reads something of the user's input: a getter or a Proxy's trap that throws is a configuration error here. */
+function read<T>(get: () => T, location: ConfigErrorLocation): T {
+  try {
+    return get();
+  } catch (error) {
+    throw new StubConfigError(location, `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
+  }
+}
+
+/** The item's `id`, for messages about it, when it has a readable string one. */
+function idOf(item: unknown): string | undefined {
+  try {
+    const id = item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
+    return typeof id === "string" && id !== "" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function pointerOf(path: readonly string[]): string {
+  return path.map((token) => `/${pointerToken(token)}`).join("");
+}
+
+function message(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "an error";
+  }
+}
+
+function plural(what: What): string {
+  return what === "stub rule" ? "stub rules" : "HTTP mocks";
 }

@@ -2,7 +2,7 @@ import { StubConfigError } from "../base/errors.js";
 import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
 import type { MatchProgram } from "./match-program.js";
-import { checkStubLimits } from "./limits.js";
+import { plainCopyOf } from "./limits.js";
 import { suggestName } from "./suggest.js";
 import type { ToolStubOutcome } from "./types.js";
 import { validateRule, type NormalizedRule } from "./validate-rule.js";
@@ -91,9 +91,10 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
   if (!Array.isArray(stubs)) {
     throw new StubConfigError({ pointer: "" }, "`stubs` must be an array of rules.");
   }
-  checkStubLimits(stubs);
+  // One plain copy, read once with the limits checked: everything below works on plain JSON.
+  const plain = plainCopyOf(stubs, "stub rule");
   const seen = new Map<string, number>();
-  const compiled = stubs.map((raw, index): CompiledRule => {
+  const compiled = plain.map((raw, index): CompiledRule => {
     const rule = validateRule(raw, index);
     const first = seen.get(rule.id);
     if (first !== undefined) {

@@ -1,4 +1,6 @@
 import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
+import { excerpt } from "../base/excerpt.js";
+import { STUB_LIMITS } from "./limits.js";
 import { compilePattern, PatternRefused } from "./pattern/compile-pattern.js";
 
 const TYPE_NAMES = new Set(["null", "boolean", "integer", "number", "string", "array", "object"]);
@@ -76,6 +78,12 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       if (!Array.isArray(value) || value.length === 0) {
         throw new StubConfigError(at(here), `\`${keyword}\` must be a non-empty array of constraints.`);
       }
+      if (value.length > STUB_LIMITS.branches)
+        throw new StubConfigError(
+          at(here),
+          `\`${keyword}\` holds ${value.length} constraints; one holds at most ${STUB_LIMITS.branches}.`,
+          keyword === "anyOf" || keyword === "oneOf" ? "list the accepted values in one `enum`, or split the rule." : "split the rule.",
+        );
       for (const [i, item] of value.entries()) validateSchema(item, `${here}/${i}`, at);
     } else if (keyword === "properties") {
       if (!isPlainObject(value)) throw new StubConfigError(at(here), "`properties` must be an object of constraints.");
@@ -99,6 +107,12 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       checkScalar(value, at(here), keyword);
     } else if (keyword === "enum") {
       if (!Array.isArray(value) || value.length === 0) throw new StubConfigError(at(here), "`enum` must be a non-empty array.");
+      if (value.length > STUB_LIMITS.enumValues)
+        throw new StubConfigError(
+          at(here),
+          `\`enum\` holds ${value.length} values; one holds at most ${STUB_LIMITS.enumValues}.`,
+          "split the rule, or use `pattern`.",
+        );
       for (const [i, item] of value.entries()) checkScalar(item, at(`${here}/${i}`), keyword);
     } else if (keyword === "pattern") {
       checkPattern(value, at(here));
@@ -145,6 +159,12 @@ function checkScalar(value: unknown, location: ConfigErrorLocation, keyword: str
 
 function checkPattern(value: unknown, location: ConfigErrorLocation): void {
   if (typeof value !== "string") throw new StubConfigError(location, "`pattern` must be a string.");
+  if (value.length > STUB_LIMITS.patternLength)
+    throw new StubConfigError(
+      location,
+      `a pattern of ${value.length} characters (${JSON.stringify(excerpt(value, 40))}); patterns are at most ${STUB_LIMITS.patternLength}.`,
+      "match a prefix or a shape (`^order-`), or list the values in `enum`.",
+    );
   try {
     compilePattern(value);
   } catch (error) {

@@ -7,7 +7,8 @@
  * - `undefined` (and functions, symbols) in an object are dropped, in an array become `null`, as JSON does;
  * - a `Map` becomes an object of its entries (string keys) or an array of pairs, a `Set` an array;
  * - an `Error` keeps its name and message;
- * - a getter that throws gives `"[Threw: message]"` instead of failing the whole copy.
+ * - a getter (or a Proxy's trap) that throws gives `"[Threw: message]"` instead of failing the whole copy;
+ * - past {@link MAX_COPY_DEPTH} levels a value becomes a marker, so a hostile input never overflows the stack.
  */
 export function toJsonValue(value: unknown): unknown {
   let plain: boolean;
@@ -18,6 +19,10 @@ export function toJsonValue(value: unknown): unknown {
   }
   return plain ? value : copy(value, new Set());
 }
+
+/** How deep a copy goes; what is deeper is recorded as a marker saying so. */
+export const MAX_COPY_DEPTH = 256;
+const TOO_DEEP = `[Deeper than ${MAX_COPY_DEPTH} levels]`;
 
 /** Deep enough to hold any reasonable tool result; past it, the copy (which handles cycles) decides. */
 const MAX_PLAIN_DEPTH = 64;
@@ -71,33 +76,49 @@ function copy(value: unknown, ancestors: Set<object>): unknown {
   if (value === null) return null;
   const object = value as object;
   if (ancestors.has(object)) return "[Circular]";
+  if (ancestors.size >= MAX_COPY_DEPTH) return TOO_DEEP;
   ancestors.add(object);
   try {
-    const toJSON = (object as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") return copy(toJSON.call(object), ancestors);
-    if (Array.isArray(object)) return object.map((item) => copy(item, ancestors) ?? null);
-    if (object instanceof Map) {
-      const entries = [...object.entries()];
-      if (entries.every(([key]) => typeof key === "string")) return copyEntries(entries as [string, unknown][], ancestors);
-      return entries.map(([key, item]) => [copy(key, ancestors) ?? null, copy(item, ancestors) ?? null]);
-    }
-    if (object instanceof Set) return [...object].map((item) => copy(item, ancestors) ?? null);
-    if (object instanceof Error) return { name: object.name, message: object.message };
-    if (ArrayBuffer.isView(object)) return `[${object.constructor.name} ${object.byteLength} bytes]`;
-    const entries: [string, unknown][] = [];
-    for (const key of Object.keys(object)) {
-      let item: unknown;
-      try {
-        item = (object as Record<string, unknown>)[key];
-      } catch (error) {
-        item = `[Threw: ${error instanceof Error ? error.message : String(error)}]`;
-      }
-      entries.push([key, item]);
-    }
-    return copyEntries(entries, ancestors);
+    return copyObject(object, ancestors);
+  } catch (error) {
+    // A Proxy whose traps throw, a revoked Proxy: what it did is all that can be kept.
+    return `[Threw: ${threw(error)}]`;
   } finally {
     ancestors.delete(object);
   }
+}
+
+function threw(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200);
+  } catch {
+    return "an error";
+  }
+}
+
+function copyObject(object: object, ancestors: Set<object>): unknown {
+  const toJSON = (object as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") return copy(toJSON.call(object), ancestors);
+  if (Array.isArray(object)) return object.map((item) => copy(item, ancestors) ?? null);
+  if (object instanceof Map) {
+    const entries = [...object.entries()];
+    if (entries.every(([key]) => typeof key === "string")) return copyEntries(entries as [string, unknown][], ancestors);
+    return entries.map(([key, item]) => [copy(key, ancestors) ?? null, copy(item, ancestors) ?? null]);
+  }
+  if (object instanceof Set) return [...object].map((item) => copy(item, ancestors) ?? null);
+  if (object instanceof Error) return { name: object.name, message: object.message };
+  if (ArrayBuffer.isView(object)) return `[${object.constructor.name} ${object.byteLength} bytes]`;
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(object)) {
+    let item: unknown;
+    try {
+      item = (object as Record<string, unknown>)[key];
+    } catch (error) {
+      item = `[Threw: ${threw(error)}]`;
+    }
+    entries.push([key, item]);
+  }
+  return copyEntries(entries, ancestors);
 }
 
 function copyEntries(entries: readonly [string, unknown][], ancestors: Set<object>): Record<string, unknown> {

@@ -3,7 +3,17 @@ import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { DEFAULT_BASE_URLS } from "./base-urls.js";
-import { appendToolResult, asRecord, chunkJson, contentText, serial, sse, WireRequestError, type WireCodec } from "./codec.js";
+import {
+  appendToolResult,
+  asRecord,
+  checkListItems,
+  chunkJson,
+  contentText,
+  serial,
+  sse,
+  WireRequestError,
+  type WireCodec,
+} from "./codec.js";
 import { emptyMemory } from "./memory.js";
 import { decodedReply, type Json, parseEvents } from "./sse-events.js";
 import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
@@ -46,6 +56,7 @@ export const anthropicMessages: WireCodec = {
 
   decode(raw) {
     const body = asRecord(raw, "The request body");
+    checkListItems(body, "dots");
     if (typeof body.model !== "string") throw new WireRequestError("model: Field required");
     if (!Array.isArray(body.messages)) throw new WireRequestError("messages: Field required");
     const messages: MockModelMessage[] = [];

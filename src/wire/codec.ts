@@ -114,6 +114,28 @@ export function asRecord(value: unknown, what: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/**
+ * Every item of the body's lists (`tools`, `messages`, `input`, `system`, and each message's `content`)
+ * must be an object, as a provider checks before anything else; the path is written the provider's way
+ * (`messages.0.content.0` for Anthropic, `messages[0].content[0]` for OpenAI).
+ */
+export function checkListItems(body: Record<string, unknown>, style: "dots" | "brackets"): void {
+  const at = (path: string, index: number) => (style === "dots" ? `${path}.${index}` : `${path}[${index}]`);
+  const check = (list: unknown, path: string, inner: boolean) => {
+    if (!Array.isArray(list)) return;
+    for (const [index, item] of list.entries()) {
+      if (typeof item === "string" && !inner) continue;
+      if (item === null || typeof item !== "object" || Array.isArray(item))
+        throw new WireRequestError(`${at(path, index)} must be an object.`, "invalid_request", at(path, index));
+      if (inner) check((item as { content?: unknown }).content, `${at(path, index)}.content`, false);
+    }
+  };
+  check(body.tools, "tools", false);
+  check(body.system, "system", false);
+  check(body.messages, "messages", true);
+  check(body.input, "input", true);
+}
+
 /** The fewest characters of text in one streamed delta on the wire: a few tokens, as providers send them. */
 export const WIRE_DELTA = 32;
 

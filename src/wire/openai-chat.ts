@@ -5,6 +5,7 @@ import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedRepl
 import {
   appendToolResult,
   asRecord,
+  checkListItems,
   chunkJson,
   contentText,
   serial,
@@ -45,6 +46,7 @@ export const openaiChat: WireCodec = {
 
   decode(raw) {
     const body = asRecord(raw, "The request body");
+    checkListItems(body, "brackets");
     if (typeof body.model !== "string") throw new WireRequestError("you must provide a model parameter");
     if (!Array.isArray(body.messages)) throw new WireRequestError("Missing required parameter: 'messages'.");
     const messages: MockModelMessage[] = [];

@@ -5,6 +5,7 @@ import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedRepl
 import {
   appendToolResult,
   asRecord,
+  checkListItems,
   chunkJson,
   contentText,
   sse,
@@ -41,6 +42,7 @@ export const openaiResponses: WireCodec = {
 
   decode(raw, memory) {
     const body = asRecord(raw, "The request body");
+    checkListItems(body, "brackets");
     if (typeof body.model !== "string") throw new WireRequestError("Missing required parameter: 'model'.");
     if (body.input === undefined) throw new WireRequestError("Missing required parameter: 'input'.");
     const given: unknown[] =

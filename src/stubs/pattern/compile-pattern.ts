@@ -1,5 +1,6 @@
 import type { RE2JS } from "re2js";
 import { BoundedCache } from "../../base/bounded-cache.js";
+import { excerpt } from "../../base/excerpt.js";
 import { lazyRequire } from "../../base/lazy-require.js";
 import { isLinearSafe } from "./linear-safe.js";
 import { literalPrefix } from "./literal-prefix.js";
@@ -39,50 +40,53 @@ const cache = new BoundedCache<string, CompiledPattern>(2000);
  * with JavaScript's meaning of `\s` and `.` kept. Throws {@link PatternRefused} for a syntax error or a
  * feature RE2 cannot run (lookarounds, backreferences). Cached by pattern text.
  */
-export function compilePattern(pattern: string): CompiledPattern {
-  return cache.getOrCreate(pattern, () => compile(pattern));
+export function compilePattern(pattern: string, ignoreCase = false): CompiledPattern {
+  return cache.getOrCreate(ignoreCase ? `i:${pattern}` : pattern, () => compile(pattern, ignoreCase));
 }
 
-function compile(pattern: string): CompiledPattern {
+function compile(pattern: string, ignoreCase: boolean): CompiledPattern {
   let ast: ReturnType<typeof parsePattern>;
   try {
     ast = parsePattern(pattern);
   } catch (error) {
     throw new PatternRefused(
-      `invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message.split("\n")[0]}.`,
+      `invalid regular expression ${JSON.stringify(excerpt(pattern, 80))}: ${(error as Error).message.split("\n")[0]}.`,
       "patterns are JavaScript regular expressions with the `u` flag; escape backslashes in JSON (`\\\\b`).",
     );
   }
   const prefix = literalPrefix(ast);
   if (isLinearSafe(ast)) {
     try {
-      const native = new RegExp(pattern, "u");
-      return { test: (input) => native.test(input), toString: () => `native:${pattern}`, engine: "native", prefix };
+      const native = new RegExp(pattern, ignoreCase ? "ui" : "u");
+      const name = `native:${ignoreCase ? "i:" : ""}${pattern}`;
+      return { test: (input) => native.test(input), toString: () => name, engine: "native", prefix: ignoreCase ? "" : prefix };
     } catch {
       // A feature this V8 lacks: RE2 below.
     }
   }
   let re2: RE2JS;
   try {
-    re2 = re2js().RE2JS.compile(toRe2(ast));
+    const { RE2JS: engine } = re2js();
+    re2 = engine.compile(toRe2(ast), ignoreCase ? engine.CASE_INSENSITIVE : 0);
   } catch (error) {
     if (error instanceof UnsupportedPatternFeature) {
       throw new PatternRefused(
-        `${JSON.stringify(pattern)} uses ${error.feature}, which cannot be matched in linear time, so one input could block the test worker.`,
+        `${JSON.stringify(excerpt(pattern, 80))} uses ${error.feature}, which cannot be matched in linear time, so one input could block the test worker.`,
         `${error.fix}.`,
       );
     }
     throw new PatternRefused(
-      `${JSON.stringify(pattern)} cannot be matched in linear time: ${(error as Error).message}.`,
+      `${JSON.stringify(excerpt(pattern, 80))} cannot be matched in linear time: ${(error as Error).message}.`,
       "simplify the expression (RE2 syntax: no repeat count above 1000).",
     );
   }
   if (re2.programSize() > MAX_PROGRAM_SIZE) {
     throw new PatternRefused(
-      `${JSON.stringify(pattern)} is too large to match in linear time (RE2 program size ${re2.programSize()}, at most ${MAX_PROGRAM_SIZE}).`,
+      `${JSON.stringify(excerpt(pattern, 80))} is too large to match in linear time (RE2 program size ${re2.programSize()}, at most ${MAX_PROGRAM_SIZE}).`,
       "use smaller repeat counts, or split the constraint into several.",
     );
   }
   const engine = re2;
-  return { test: (input) => engine.test(input), toString: () => `re2:${pattern}`, engine: "re2", prefix };
+  const name = `re2:${ignoreCase ? "i:" : ""}${pattern}`;
+  return { test: (input) => engine.test(input), toString: () => name, engine: "re2", prefix: ignoreCase ? "" : prefix };
 }
