@@ -54,7 +54,9 @@ export interface CassetteHttpResponse {
   readonly requestBody?: unknown;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body as text, or in base64 when `bodyEncoding` says so (an image, a PDF: any body that is not text). */
   readonly body: string;
+  readonly bodyEncoding?: "base64";
 }
 
 /** A request that failed before any response (refused connection, DNS, reset): replayed as the same failure. */

@@ -1,5 +1,6 @@
 import { StubConfigError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
+import { claimAcrossRun } from "./file-lock.js";
 
 /** The cassettes recorded in this test file's run so far, and by whom: two writers of one file would lose one's recording. */
 const writers = globalSingleton("cassetteWriters", () => new Map<string, CassetteWriter>());
@@ -14,6 +15,8 @@ export interface CassetteWriter {
   readonly index: number;
   /** A strict session records only when asked to, never because `auto` found no file. */
   readonly strict: boolean;
+  /** The test file, for the message of a writer in another worker. */
+  readonly file?: string | undefined;
 }
 
 /** Forgets the writers of the previous test file (the setup file calls it as each file starts). */
@@ -30,6 +33,16 @@ export function claimWriter(path: string, writer: CassetteWriter): void {
       { pointer: "/cassette" },
       `${writer.description} would record into ${path}, which ${earlier.description} records into in this run: one recording would overwrite the other.`,
       "give each its own file: rename one test or session (the default path is made of their names), or set `cassette.path`.",
+      "session",
+    );
+  }
+  // Another worker of the run (a process or a thread) may record into the same explicit path.
+  const other = claimAcrossRun(path, { file: writer.file, description: writer.description });
+  if (other !== undefined) {
+    throw new StubConfigError(
+      { pointer: "/cassette/path" },
+      `${writer.description}${writer.file ? ` (${writer.file})` : ""} would record into ${path}, which ${other.description}${other.file ? ` (${other.file})` : ""} records into in this run: one recording would overwrite the other.`,
+      "give each its own file: set a different `cassette.path`, or leave it out so each test gets its own.",
       "session",
     );
   }

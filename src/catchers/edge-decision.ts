@@ -6,7 +6,7 @@ import { listensOn } from "./own-servers.js";
 
 /** What is leaving the process, below every catcher. */
 export type EdgeTarget =
-  | { readonly channel: "tcp" | "udp"; readonly host: string; readonly port: number }
+  | { readonly channel: "tcp" | "udp"; readonly host: string; readonly port: number; readonly address?: string }
   | { readonly channel: "dns"; readonly host: string }
   | { readonly channel: "worker" }
   | { readonly channel: "process"; readonly command: string };
@@ -54,7 +54,11 @@ function allowed(edges: EdgePolicy, target: EdgeTarget): boolean {
   switch (target.channel) {
     case "tcp":
     case "udp":
-      return (isLoopback(target.host) && listensOn(target.port)) || hostAllowed(edges.allowHosts, target.host, target.port);
+      return (
+        ((isLoopback(target.host) || (target.address !== undefined && isLoopback(target.address))) && listensOn(target.port)) ||
+        hostAllowed(edges.allowHosts, target.host, target.port) ||
+        (target.address !== undefined && hostAllowed(edges.allowHosts, target.address, target.port))
+      );
     case "dns":
       return isLoopback(target.host) || hostAllowed(edges.allowHosts, target.host, undefined);
     case "worker":

@@ -1,8 +1,9 @@
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { globalSingleton } from "../base/global-state.js";
 import { guardDns } from "./dns-guard.js";
-import { guardDgram, guardHttp2, guardNet } from "./net-guard.js";
+import { guardDgram, guardHttp2 } from "./net-guard.js";
 import { guardChildProcesses, guardWorkers } from "./process-guard.js";
+import { guardTcpHandles } from "./tcp-handle-guard.js";
 
 const state = globalSingleton("edgeGuards.installed", () => ({ installed: false }));
 
@@ -21,7 +22,7 @@ export function installEdgeGuards(): void {
   const patcher = (module: Record<string, unknown>) => (name: string, value: unknown) => {
     module[name] = value;
   };
-  guardNet(require("node:net"));
+  guardTcpHandles(require("node:tls"));
   guardDgram(require("node:dgram"));
   guardDns(require("node:dns"));
   guardHttp2(require("node:http2"), patcher(exportsOf("node:http2")));

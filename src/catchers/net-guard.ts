@@ -14,50 +14,8 @@ export function edgeError(message: string): Error {
 }
 
 /** Nothing to check: no strict session is open and none is running here (the common case, one ALS read). */
-function unguarded(): boolean {
+export function unguarded(): boolean {
   return currentTurnContext()?.pipeline.edges === undefined && openEdgeGuards().size === 0;
-}
-
-/**
- * Guards TCP (and so TLS, HTTP/1 and HTTP/2 clients, undici's pools and agents): a connection refused by
- * `refuseAtEdge` never starts, and the socket fails with the refusal; a write on a connection opened before
- * (a keep-alive pool) is refused the same way. Sockets to a path (IPC, pipes) are left alone.
- */
-export function guardNet(net: typeof Net): void {
-  const proto = net.Socket.prototype as unknown as Record<string, Method>;
-  const connect = proto.connect as Method;
-  const write = proto.write as Method;
-  proto.connect = function guardedConnect(this: Net.Socket, ...args: unknown[]) {
-    if (unguarded()) return connect.apply(this, args);
-    const target = tcpTarget(args);
-    const refusal = target === undefined ? undefined : refuseAtEdge(target);
-    if (refusal === undefined) return connect.apply(this, args);
-    process.nextTick(() => this.destroy(edgeError(refusal)));
-    return this;
-  };
-  proto.write = function guardedWrite(this: Net.Socket & { server?: unknown; _server?: unknown }, ...args: unknown[]) {
-    // A socket a server accepted answers a client in this process; only connections made from here go out.
-    if (unguarded() || this.server != null || this._server != null || this.remotePort === undefined || this.remoteAddress === undefined)
-      return write.apply(this, args);
-    const refusal = refuseAtEdge({ channel: "tcp", host: this.remoteAddress, port: this.remotePort });
-    if (refusal === undefined) return write.apply(this, args);
-    process.nextTick(() => this.destroy(edgeError(refusal)));
-    return false;
-  };
-}
-
-/** Where `socket.connect(...)` goes, in each of its call forms; `undefined` for a path (IPC). */
-function tcpTarget(args: readonly unknown[]): EdgeTarget | undefined {
-  let first = args[0];
-  // net.connect hands over its arguments already normalized: [options, callback].
-  if (Array.isArray(first)) first = first[0];
-  if (first !== null && typeof first === "object") {
-    const options = first as { port?: unknown; host?: unknown; path?: unknown };
-    if (options.path !== undefined) return undefined;
-    return { channel: "tcp", host: typeof options.host === "string" ? options.host : "localhost", port: Number(options.port) };
-  }
-  if (typeof first === "string" && !/^\d+$/.test(first)) return undefined;
-  return { channel: "tcp", host: typeof args[1] === "string" ? args[1] : "localhost", port: Number(first) };
 }
 
 /** Guards UDP: a datagram to a host the session does not allow is not sent, and its callback (or the socket) gets the refusal. */

@@ -89,7 +89,10 @@ export class Pipeline implements ChainEnvironment {
         : guardEdges({
             name: this.name,
             edges,
-            refuseOutsideTurn: (message) => (this.report(message, undefined), message),
+            refuseOutsideTurn: (message) => {
+              this.report(message, undefined);
+              return message;
+            },
           } satisfies EdgeGuard);
     this.silent = { name: this.name, strict: this.strict, log: this.log, violation: () => undefined };
     const only = (kind: InteractionKind) => options.steps.filter((step) => step.kinds === undefined || step.kinds.includes(kind));

@@ -104,7 +104,11 @@ export class Redactor {
     if (typeof value === "string") return redactText(value, rules);
     if (Array.isArray(value)) return value.map((item) => this.strings(item, rules));
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, this.strings(item, rules)]));
+    // Bytes in base64 are no text: a replaced run inside them would corrupt the body on replay.
+    const bytes = (value as { bodyEncoding?: unknown }).bodyEncoding === "base64";
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [name, bytes && name === "body" ? item : this.strings(item, rules)]),
+    );
   }
 
   private redactJson(value: unknown, rules: RedactionRules): unknown {

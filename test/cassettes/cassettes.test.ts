@@ -272,6 +272,29 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(replayed.httpCalls.map((call) => [call.status, call.answeredBy?.kind])).toEqual([["failed", "cassette"]]);
   });
 
+  test("a body that is not text (an image) is recorded in base64 and replays byte for byte", async () => {
+    // PNG magic, then bytes that are not UTF-8 and a run that looks like the API key: neither may be rewritten.
+    const image = Buffer.concat([Buffer.from("89504e470d0a1a0a00fffe80c3", "hex"), Buffer.from(API_KEY)]);
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "image/png" });
+      response.end(image);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/logo.png`;
+    const agent = async () => Buffer.from(await (await fetch(url)).arrayBuffer()).toString("hex");
+    const path = cassettePath();
+    const recorder = createSession({ tools: {}, agent, cassette: { mode: "record", path } });
+    expect((await recorder.send("logo?")).text).toBe(image.toString("hex"));
+    recorder.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const file = JSON.parse(readFileSync(path, "utf8")) as { http: Record<string, { body: string; bodyEncoding?: string }[]> };
+    expect(file.http[`GET ${url}`]?.[0]).toMatchObject({ bodyEncoding: "base64", body: image.toString("base64") });
+    const replayer = createSession({ tools: {}, agent, cassette: { mode: "replay", path }, strict: true });
+    const replayed = await replayer.send("logo?");
+    expect(replayer.takeViolations()).toEqual([]);
+    expect(replayed.text).toBe(image.toString("hex"));
+  });
+
   test("a strict session never records because auto found no file: it says how to record on purpose", () => {
     const path = cassettePath();
     const tools = { charge_card: async () => ({ charged: true }) };
@@ -297,6 +320,7 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const cassettes = join(project, "__cassettes__");
     rmSync(cassettes, { recursive: true, force: true });
     const out = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-project-")), "report.json");
+    const shared = join(dirname(out), "shared.json");
     await promisify(execFile)(
       process.execPath,
       [
@@ -308,7 +332,7 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
         `--outputFile.json=${out}`,
       ],
       {
-        env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record" },
+        env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record", SHARED_CASSETTE: shared },
       },
     ).catch(() => undefined);
     const report = JSON.parse(readFileSync(out, "utf8")) as {
@@ -331,6 +355,17 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(twins?.map((test) => test.status)).toEqual(["passed", "failed"]);
     expect(twins?.[1]?.failureMessages.join("\n")).toContain('weather of test "same name" would record into');
     expect(twins?.[1]?.failureMessages.join("\n")).toContain('which weather of test "same name" records into in this run');
+    // Two files recording into one explicit path, in two workers: one is refused, naming both files; the file keeps the other's.
+    const sides = ["east", "west"].map((side) => ({ side, results: byFile.get(`shared-${side}.agent-spec.ts`) ?? [] }));
+    const refused = sides.filter(({ results }) => results[0]?.status === "failed");
+    expect(refused).toHaveLength(1);
+    const kept = sides.find(({ results }) => results[0]?.status === "passed")?.side;
+    const message = refused[0]?.results[0]?.failureMessages.join("\n") ?? "";
+    expect(message).toMatch(
+      /shared-(east|west)\.agent-spec\.ts\) would record into .*shared\.json, which session 1 of test "records into the shared path" \(.*shared-(east|west)\.agent-spec\.ts\) records into in this run/,
+    );
+    const sharedFile = JSON.parse(readFileSync(shared, "utf8")) as { tools: { forecast: { output: { side: string } }[] } };
+    expect(sharedFile.tools.forecast.map((call) => call.output.side)).toEqual([kept]);
     rmSync(cassettes, { recursive: true, force: true });
   }, 60_000);
 

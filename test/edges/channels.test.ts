@@ -11,6 +11,7 @@ import OpenAI from "openai";
 import { Agent, Client, Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession } from "tooltrace";
+import { majorOf } from "../fixtures/versions.js";
 import { type LlmServer, startLlmServer } from "tooltrace/msw";
 
 // A counting upstream in a process of its own: what reaches it prints a line.
@@ -61,23 +62,28 @@ afterAll(async () => {
 });
 
 const run = promisify(execFile);
+/** An HTTP/2 stream over a connection of its own. */
+const h2Probe = () =>
+  new Promise((resolve, reject) => {
+    const session = connectH2(`http://127.0.0.1:${ports.h2}`);
+    session.on("error", reject);
+    const stream = session.request({ ":path": "/h2" });
+    stream.on("error", reject);
+    stream.on("response", () => {
+      stream.resume();
+      session.close();
+      resolve("h2");
+    });
+    stream.end();
+  });
+
 /** Each way out, as an agent's code might take it; each resolves once the upstream answered. */
 const probes: Record<string, () => Promise<unknown>> = {
   "undici Pool": async () => (await new Pool(base()).request({ path: "/undici-pool", method: "GET" })).body.text(),
   "undici Client": async () => (await new Client(base()).request({ path: "/undici-client", method: "GET" })).body.text(),
-  "http2.connect": () =>
-    new Promise((resolve, reject) => {
-      const session = connectH2(`http://127.0.0.1:${ports.h2}`);
-      session.on("error", reject);
-      const stream = session.request({ ":path": "/h2" });
-      stream.on("error", reject);
-      stream.on("response", () => {
-        stream.resume();
-        session.close();
-        resolve("h2");
-      });
-      stream.end();
-    }),
+  // msw 3's socket interceptor holds an HTTP/2 connection with prior knowledge pending forever, without
+  // tooltrace too (a plain setupServer().listen() is enough): that probe runs on msw 2.
+  ...(majorOf("msw") >= 3 ? {} : { "http2.connect": h2Probe }),
   "net.connect": () =>
     new Promise((resolve, reject) => {
       const socket = connectTcp(ports.raw, "127.0.0.1", () => socket.write("GET /raw HTTP/1.1\r\n\r\n"));
@@ -182,7 +188,7 @@ describe("strict mode at the socket: nothing leaves the process, whatever the cl
     for (const line of [
       "HTTP GET /undici-pool",
       "HTTP GET /undici-client",
-      "H2 /h2",
+      ...(majorOf("msw") >= 3 ? [] : ["H2 /h2"]),
       "RAW data",
       "UDP datagram",
       "DNS query",

@@ -87,7 +87,8 @@ function replayHttp(cassette: Cassette, ctx: StepContext): unknown {
   }
   const { entry } = found;
   if ("networkError" in entry) return ctx.fail(new TypeError(entry.networkError), { kind: "cassette", entry: found.index });
-  return ctx.answer(new Response(entry.body === "" ? null : entry.body, { status: entry.status, headers: entry.headers }), {
+  const body = entry.body === "" ? null : entry.bodyEncoding === "base64" ? Buffer.from(entry.body, "base64") : entry.body;
+  return ctx.answer(new Response(body, { status: entry.status, headers: entry.headers }), {
     kind: "cassette",
     entry: found.index,
   });
@@ -107,12 +108,15 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
     async (response) => {
       if (response instanceof Response) {
         // The whole body, a streamed one included: the clone is read while the client reads the original.
-        const text = await response.clone().text();
+        const bytes = new Uint8Array(await response.clone().arrayBuffer());
+        const text = textOf(bytes, response.headers.get("content-type"));
         fill({
           ...sent,
           status: response.status,
           headers: cassette.redactor.headers(response.headers),
-          body: cassette.redactor.body(text),
+          ...(text === undefined
+            ? { body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" as const }
+            : { body: cassette.redactor.body(text) }),
         });
       }
       return response;
@@ -123,4 +127,17 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
       throw error;
     },
   );
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|x-ndjson|graphql)|[^;]*\+(json|xml))/i;
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A body as text, when it is text (its type says so, or it has none, and it is valid UTF-8); `undefined` for bytes. */
+function textOf(bytes: Uint8Array, contentType: string | null): string | undefined {
+  if (contentType !== null && !TEXT_TYPES.test(contentType.trim())) return undefined;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
