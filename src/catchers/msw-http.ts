@@ -6,6 +6,7 @@ import { markHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
 import { rememberHeaderSecrets } from "../secrets/known-secrets.js";
+import { type BypassEvents, type Passthrough, passThrough } from "./msw-passthrough.js";
 
 const NETWORK = { kind: "real" } as const;
 const USER_HANDLER = { kind: "msw-handler" } as const;
@@ -27,6 +28,8 @@ export interface CatchHttpOptions {
   readonly userHandlers?: () => readonly unknown[];
   /** False once the catcher's server is closed: requests fall through. */
   readonly open?: () => boolean;
+  /** The server's lifecycle events: with them a live request goes out on the client's own connection. */
+  readonly events?: () => BypassEvents | undefined;
 }
 
 /**
@@ -39,20 +42,31 @@ export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
   // Only requests made during a turn match: the others meet the server's `onUnhandledRequest` untouched.
   const catcher = http.all(
     () => options.open?.() !== false && currentTurnContext() !== undefined,
-    async ({ request }) => {
+    async ({ request, requestId }) => {
       const context = currentTurnContext();
       if (context === undefined) return undefined;
       const others = options
         .userHandlers?.()
         .filter((handler): handler is RequestHandler => isRequestHandler(handler) && !isTooltraceHandler(handler));
-      const terminal = others === undefined ? networkTerminal(request) : await userTerminal(others, request);
+      const live = new LiveRequest(request, requestId, options.events?.());
+      const terminal = others === undefined ? live.terminal() : await userTerminal(others, request, live);
       try {
         const view = await requestView(request);
-        return (await context.pipeline.http(
-          context,
-          { kind: "http", method: request.method, url: request.url, request: view },
-          terminal,
-        )) as Response;
+        const answered = Promise.resolve(
+          context.pipeline.http(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal),
+        );
+        // Handed back to MSW, the request goes out once this handler returns: its record completes then.
+        const first = await Promise.race([answered, live.handedBack]);
+        if (first === HANDED_BACK) {
+          // At the turn's end its record is complete: answered, read into a cassette, or failed (no response came).
+          context.pipeline.turnEnds.on(context.turn, () => {
+            live.settle();
+            return answered;
+          });
+          answered.catch(() => undefined);
+          return live.answer();
+        }
+        return first as Response;
       } catch {
         return Response.error();
       }
@@ -73,8 +87,48 @@ function isTooltraceHandler(handler: object): boolean {
   return tooltraceHandlers.has(handler);
 }
 
-function networkTerminal(request: Request): Terminal {
-  return { source: NETWORK, live: true, run: () => fetch(bypass(request)) };
+const HANDED_BACK = Symbol("handed back to MSW");
+
+/**
+ * The end of the chain for a request that goes out for real: handed back to MSW (`passthrough()`), so it
+ * leaves on the client's own connection with its TLS options and agent, when the server's events say what
+ * came back; else re-sent with `fetch(bypass(request))`.
+ */
+class LiveRequest {
+  private passed: Passthrough | undefined;
+  private markHandedBack: (value: typeof HANDED_BACK) => void = () => undefined;
+  readonly handedBack = new Promise<typeof HANDED_BACK>((resolve) => {
+    this.markHandedBack = resolve;
+  });
+
+  constructor(
+    private readonly request: Request,
+    private readonly requestId: string,
+    private readonly events: BypassEvents | undefined,
+  ) {}
+
+  terminal(): Terminal {
+    return { source: NETWORK, live: true, run: () => this.send() };
+  }
+
+  /** A response that has not come by now never will. */
+  settle(): void {
+    this.passed?.settle();
+  }
+
+  answer(): Response {
+    return this.passed?.answer ?? Response.error();
+  }
+
+  private send(): Promise<Response> {
+    if (this.events === undefined) return fetch(bypass(this.request));
+    const passed = passThrough(this.events, this.requestId);
+    this.passed = passed;
+    this.markHandedBack(HANDED_BACK);
+    return passed.response.then(
+      (response) => response ?? Promise.reject(new TypeError("fetch failed: no response came back before the turn ended")),
+    );
+  }
 }
 
 /**
@@ -82,9 +136,9 @@ function networkTerminal(request: Request): Terminal {
  * session's mock then answers). A real response ends the chain, not live; a handler that passes the request
  * through (`passthrough()`, or nothing) leaves it live: sent for real, or refused in a strict session.
  */
-async function userTerminal(handlers: readonly RequestHandler[], request: Request): Promise<Terminal> {
+async function userTerminal(handlers: readonly RequestHandler[], request: Request, live: LiveRequest): Promise<Terminal> {
   const response = await getResponse([...handlers], request.clone());
-  if (response === undefined || isPassthrough(response)) return networkTerminal(request);
+  if (response === undefined || isPassthrough(response)) return live.terminal();
   return { source: USER_HANDLER, live: false, run: () => response };
 }
 

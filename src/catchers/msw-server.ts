@@ -5,6 +5,7 @@ import { TooltraceError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
+import type { BypassEvents } from "./msw-passthrough.js";
 import { holdHttpCaught } from "../pipeline/http-catching.js";
 import { mswIsListening } from "./msw-listening.js";
 import { installNetworkGuard } from "./network-guard.js";
@@ -89,7 +90,9 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
         "Pass yours: startLlmServer({ server }), or add the handlers yourself: server.use(...llmWire().handlers).",
     );
   }
-  const server = setupServer(...wire.handlers, catchHttp());
+  const events = { server: undefined as { events: BypassEvents } | undefined };
+  const server = setupServer(...wire.handlers, catchHttp({ events: () => events.server?.events }));
+  events.server = server as unknown as { events: BypassEvents };
   const policy = options.onUnhandledRequest ?? "bypass";
   // msw 3 renamed the option (`onUnhandledFrame`); each major ignores the other's name.
   server.listen({ onUnhandledRequest: policy, onUnhandledFrame: policy } as Parameters<typeof server.listen>[0]);
@@ -127,7 +130,8 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
   let open = true;
   const listHandlers = server.listHandlers?.bind(server);
   // The catcher leaves tooltrace's own handlers (these, and those of earlier joins) out of the user's.
-  const catcher = listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: listHandlers });
+  const catcher =
+    listHandlers === undefined ? undefined : catchHttp({ open: () => open, userHandlers: listHandlers, events: () => eventsOf(server) });
   const added = [...wire.handlers, ...(catcher ? [catcher] : [])];
   // Among the initial handlers (the ones `resetHandlers()` goes back to), in front: after close they stay, inert.
   if (listHandlers !== undefined && server.resetHandlers !== undefined)
@@ -157,4 +161,10 @@ function holdInterception(kind: "own" | "joined"): () => void {
 function closeWithTest(server: LlmServer): LlmServer {
   currentScope()?.resources.add({ close: () => server.close() });
   return server;
+}
+
+/** A server's lifecycle events, when it has them (setupServer's do; a hand-made server may not). */
+function eventsOf(server: object): BypassEvents | undefined {
+  const events = (server as { events?: Partial<BypassEvents> }).events;
+  return typeof events?.on === "function" ? (events as BypassEvents) : undefined;
 }

@@ -17,6 +17,7 @@ import { AskedCallsLedger } from "./reconcile-asked-calls.js";
 import { foreignToolStep } from "./steps/foreign-tool-step.js";
 import type { ToolDirectory } from "./tool-directory.js";
 import { runInTurnContext } from "./turn-context.js";
+import { TurnEnds } from "./turn-ends.js";
 import type { Step, Terminal } from "./types.js";
 
 /** The most tool calls one session records. */
@@ -67,6 +68,8 @@ export class Pipeline implements ChainEnvironment {
   readonly responder: Responder | undefined;
   readonly upstream: true | string | undefined;
   readonly asked: AskedCallsLedger;
+  /** What settles when each turn ends. */
+  readonly turnEnds = new TurnEnds();
   /** The environment of a late call: its one report comes from `runLate`, once the call is answered. */
   private readonly silent: ChainEnvironment;
   /** The chain's steps for each kind of interaction: only those that act on it. */

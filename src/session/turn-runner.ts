@@ -99,6 +99,8 @@ export class TurnRunner<TMessage> {
       pipeline.asked.settleTurn(turn, false);
       log.finishTurn(turn, "failed", error);
     } finally {
+      const settling = pipeline.turnEnds.ended(turn);
+      if (settling !== undefined) await settling;
       if (timer !== undefined) clearTimeout(timer);
       external?.removeEventListener("abort", onExternalAbort);
       this.parts.turnMiddleware.delete(turn.index);
