@@ -1,5 +1,6 @@
 import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
+import { hostileInput, reportHostileInput } from "./hostile-input.js";
 import { httpMock, reportHttpMock } from "./http-mock.js";
 import { importCost, reportImportCost } from "./import-cost.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
@@ -25,3 +26,5 @@ console.log();
 console.log(reportHttpMock(await httpMock()));
 console.log();
 console.log(reportCassetteReplay(await cassetteReplay()));
+console.log();
+console.log(reportHostileInput(await hostileInput()));

@@ -66,12 +66,8 @@ const FIX = "pass plain JSON: arrays and objects of values, not proxies or gette
 function copy(value: unknown, path: string[], ancestors: object[], at: () => ConfigErrorLocation, counts: Counts): unknown {
   counts.nodes += 1;
   if (counts.nodes > STUB_LIMITS.nodes)
-    throw new StubConfigError(
-      at(),
-      `they hold more than ${STUB_LIMITS.nodes} JSON nodes.`,
-      "shorten the responses; keep large fixtures in the real tool or a cassette.",
-    );
-  if (typeof value === "string") count(counts, value.length, at);
+    throw new StubConfigError(at(), `they hold more than ${STUB_LIMITS.nodes} JSON nodes.`, sizeFix(path));
+  if (typeof value === "string") count(counts, value.length, at, path);
   if (value === null || typeof value !== "object" || value instanceof RegExp) return value;
   if (ancestors.includes(value))
     throw new StubConfigError(at(), "the value is cyclic: it contains itself.", "pass a copy without the cycle.");
@@ -119,7 +115,7 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
           'the property name "__proto__" is reserved.',
           "rename the property; it cannot be matched or returned.",
         );
-      count(counts, key.length, at);
+      count(counts, key.length, at, path);
       const item = read(() => (value as Record<string, unknown>)[key], at());
       if (key === "pattern" && typeof item === "string" && ++counts.patterns > STUB_LIMITS.patterns)
         throw new StubConfigError(
@@ -142,14 +138,10 @@ interface Counts {
   patterns: number;
 }
 
-function count(counts: Counts, characters: number, at: () => ConfigErrorLocation): void {
+function count(counts: Counts, characters: number, at: () => ConfigErrorLocation, path: readonly string[]): void {
   counts.characters += characters;
   if (counts.characters > STUB_LIMITS.characters)
-    throw new StubConfigError(
-      at(),
-      `they hold more than about ${STUB_LIMITS.characters} characters.`,
-      "shorten the responses; keep large fixtures in the real tool or a cassette.",
-    );
+    throw new StubConfigError(at(), `they hold more than about ${STUB_LIMITS.characters} characters.`, sizeFix(path));
 }
 
 /** Reads something of the user's input: a getter or a Proxy's trap that throws is a configuration error here. */
@@ -185,4 +177,11 @@ function message(error: unknown): string {
 
 function plural(what: What): string {
   return what === "stub rule" ? "stub rules" : "HTTP mocks";
+}
+
+/** Where the size went decides the fix: a constraint too large to check, or a fixture too large to keep in a rule. */
+function sizeFix(path: readonly string[]): string {
+  return path[0] === "match"
+    ? "match on fewer values: a `pattern` instead of a long `enum`, or one rule per case."
+    : "shorten the responses; keep large fixtures in the real tool or a cassette.";
 }
