@@ -18,6 +18,7 @@ import { answerOutsideSession, modelTerminal, openModelCall } from "./model-call
 import { resolveRoute } from "./routes.js";
 import { rememberHeaderSecrets } from "../secrets/known-secrets.js";
 import { liveModel, type UpstreamExchange } from "./wire-upstream.js";
+import { conversationLength } from "../wire/request-edits.js";
 import type { WireToolCalls } from "./wire-tool-calls.js";
 
 /** Options of {@link createLlmAnswer}. */
@@ -192,20 +193,24 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
     return response;
   }
   const responder = context.pipeline.responder ?? exchange.responder;
+  const { wireTools } = exchange;
   const live = liveModel(
     { codec, request, path: exchange.path, proxied: exchange.proxied, memory: exchange.memory },
     context.pipeline,
     decoded,
     text,
+    wireTools === undefined ? undefined : () => wireTools.edits(decoded.view),
   );
   const ask = (view: MockModelRequest) => {
     const call = openModelCall(context, { ...caught, request: view });
     exchange.journal(call.record);
-    return { call, reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(live ? { live } : {}) })) };
+    return {
+      call,
+      reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(live ? { live: live(view) } : {}) })),
+    };
   };
   const sent: { call?: ReturnType<typeof ask>["call"] } = {};
   const response = await respond(exchange, decoded, async () => {
-    const { wireTools } = exchange;
     if (wireTools === undefined) {
       const first = ask(decoded.view);
       sent.call = first.call;
@@ -214,11 +219,19 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
     const view = await wireTools.prepare(decoded.view);
     const first = ask(view);
     sent.call = first.call;
-    return wireTools.settle(context, decoded.view, view, await first.reply, (next) => {
-      const again = ask(next);
-      sent.call = again.call;
-      return again.reply;
-    });
+    const sentLength = conversationLength(codec.editor, decoded.body);
+    return wireTools.settle(
+      context,
+      decoded.view,
+      view,
+      await first.reply,
+      (next) => {
+        const again = ask(next);
+        sent.call = again.call;
+        return again.reply;
+      },
+      sentLength,
+    );
   });
   sent.call?.sent(response.status);
   return response;

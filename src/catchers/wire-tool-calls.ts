@@ -4,33 +4,16 @@ import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import { message } from "../base/errors.js";
-
-/** What became of one tool call: what the model sees as its result. */
-interface Outcome {
-  readonly output: unknown;
-  readonly isError: boolean;
-}
-
-/** One tool call the model made, caught on the wire and run through the session's chain. */
-interface WireCall {
-  readonly id: string;
-  readonly name: string;
-  /** The input the model gave; the agent may have been sent another (a middleware rewrote it). */
-  readonly input: unknown;
-  /** The agent ran it: its result goes back into the chain here. */
-  deliver?: (result: Outcome) => void;
-  delivered: boolean;
-  /** The chain's answer, as the model must see it. */
-  readonly outcome: Promise<Outcome>;
-  settled?: Outcome;
-  /** In a reply where some calls were answered here and some sent: every call id of that reply, in order. */
-  group?: readonly string[];
-}
+import type { HiddenRoundEdit, WireEdits } from "../wire/request-edits.js";
+import type { Outcome, WireCall } from "./wire-call.js";
+import { editsOf } from "./wire-edits.js";
 
 /** A round the agent never saw (every call answered here): inserted after the agent's first `at` messages. */
 interface HiddenRound {
   readonly at: number;
   readonly messages: readonly MockModelMessage[];
+  /** The same round for the real model: put back after the client's first `edit.at` items of its own request. */
+  readonly edit: HiddenRoundEdit;
 }
 
 /** The most rounds the model may answer in a row without the agent seeing a tool call. */
@@ -62,7 +45,8 @@ export class WireToolCalls {
       const call = this.calls.get(result.id);
       if (call === undefined || call.deliver === undefined || call.delivered) continue;
       call.delivered = true;
-      call.deliver({ output: result.output, isError: result.isError });
+      call.agentResult = { output: result.output, isError: result.isError };
+      call.deliver(call.agentResult);
       delivered.push(call);
     }
     await Promise.all(delivered.map((call) => call.outcome));
@@ -74,7 +58,8 @@ export class WireToolCalls {
    * Runs each tool call of `reply` through the chain; returns the reply the agent gets (only the calls that
    * reached the end of the chain, with the input it gave them), asking the model again (`ask`) while every
    * call of a reply was answered in the chain. `sent` is the request as the agent sent it, `view` as the
-   * model saw it.
+   * model saw it, and `sentLength` the number of items of the agent's own request (where a round the agent
+   * never sees goes, for the real model).
    */
   async settle(
     context: TurnContext,
@@ -82,6 +67,7 @@ export class WireToolCalls {
     view: MockModelRequest,
     reply: ResolvedReply,
     ask: (view: MockModelRequest) => Promise<ResolvedReply>,
+    sentLength = 0,
   ): Promise<ResolvedReply> {
     let current = reply;
     let seen = view;
@@ -122,10 +108,24 @@ export class WireToolCalls {
         { role: "tool", text: resultsText(results), toolResults: results },
       ];
       // Placed by the agent's own conversation (`sent`), which lacks every round it never saw.
-      this.roundsOf(sent).push({ at: sent.messages.length, messages });
+      const edit: HiddenRoundEdit = { at: sentLength, text: current.text, calls: messages[0]?.toolCalls ?? [], results };
+      this.roundsOf(sent).push({ at: sent.messages.length, messages, edit });
       seen = requestView([...seen.messages, ...messages], seen.tools, [...seen.toolResults, ...results]);
       current = await ask(seen);
     }
+  }
+
+  /**
+   * The chain's changes to the agent's conversation `view` (the inputs the model gave where the agent got
+   * others, the chain's results where the agent sent others, the calls and rounds it never saw), for its
+   * request to go on to the real model.
+   */
+  edits(view: MockModelRequest): WireEdits {
+    return editsOf(
+      this.calls,
+      this.roundsOf(view).map((round) => round.edit),
+      view,
+    );
   }
 
   /**
@@ -156,6 +156,7 @@ export class WireToolCalls {
             result.isError
               ? reject(new Error(typeof result.output === "string" ? result.output : JSON.stringify(result.output)))
               : resolve(result.output);
+          call.sentInput = sentInput;
           reached(sentInput);
         }),
     };

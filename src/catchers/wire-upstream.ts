@@ -3,6 +3,7 @@ import type { MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DecodedRequest, WireCodec } from "../wire/codec.js";
 import type { WireMemory } from "../wire/memory.js";
+import { applyEdits, hasEdits, type WireEdits } from "../wire/request-edits.js";
 import { forwardToUpstream, upstreamUrl } from "../wire/upstream.js";
 import type { WireRequest } from "../wire/wire-http.js";
 
@@ -17,22 +18,28 @@ export interface UpstreamExchange {
   readonly memory: WireMemory;
 }
 
-/** The real model for a session with `upstream`: the client's own request, sent on as it came. */
+/**
+ * The real model for a session with `upstream`: the client's own request, sent on as it came, or, where the
+ * chain changed its conversation (`edits`: a CLI's calls answered by stubs or middleware, rewritten inputs,
+ * transformed or scrubbed results), re-encoded by the codec with those changes put back and everything else
+ * as the client sent it. Returns, for the request a model call was opened with, the terminal's model.
+ */
 export function liveModel(
   exchange: UpstreamExchange,
   pipeline: Pipeline,
   decoded: DecodedRequest,
   text: string,
-): ((view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
+  edits?: () => WireEdits,
+): ((asked: MockModelRequest) => (view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
   const { upstream } = pipeline;
   if (upstream === undefined) return undefined;
   const { codec, request } = exchange;
-  return (view) => {
-    // The client's own request goes on: a conversation the chain changed (a CLI's withheld calls put back) cannot.
-    if (view !== decoded.view && JSON.stringify(view.messages) !== JSON.stringify(decoded.view.messages)) {
+  return (asked) => (view) => {
+    // A step or middleware that rewrote the model request itself: nothing says how in the provider's format.
+    if (view !== asked && JSON.stringify(view.messages) !== JSON.stringify(asked.messages)) {
       return Promise.reject(
         new TooltraceError(
-          "this request's conversation was changed by tooltrace (tool calls answered in the chain were put back in, or inputs and results a middleware changed), and only a client's own request can be sent on to the upstream. Let the real tools run while recording with a CLI agent, or answer its model with `llm`.",
+          "a step or middleware rewrote the model request's messages, and a rewritten conversation cannot be sent to the real model in the provider's own format. Change tool inputs and results instead (onToolCall, stubs, scrubber), which are put back into the request, or answer the model with `llm`.",
         ),
       );
     }
@@ -44,11 +51,13 @@ export function liveModel(
         ),
       );
     }
+    const changes = asked === decoded.view || edits === undefined ? undefined : edits();
+    const body = changes !== undefined && hasEdits(changes) ? JSON.stringify(applyEdits(codec.editor, decoded.body, changes)) : text;
     return forwardToUpstream(
       codec,
       upstreamUrl(upstream, codec, request.url, exchange.path, exchange.proxied),
       request.headers,
-      text,
+      body,
       decoded.stream,
       request.signal,
     );

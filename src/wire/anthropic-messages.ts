@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { anthropicEditor } from "./anthropic-edits.js";
 import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
@@ -41,6 +42,7 @@ export const anthropicMessages: WireCodec = {
   api: "anthropic.messages",
   path: "/messages",
   defaultBaseUrl: DEFAULT_BASE_URLS.anthropic,
+  editor: anthropicEditor,
   idPrefix: "toolu_",
   headers: { "request-id": "req_tooltrace" },
 

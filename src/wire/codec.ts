@@ -1,5 +1,6 @@
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
 import type { WireMemory } from "./memory.js";
+import type { ConversationEditor } from "./request-edits.js";
 import type { WireRequest } from "./wire-http.js";
 
 /** The LLM APIs the wire mock speaks. */
@@ -65,6 +66,8 @@ export interface WireCodec {
   modelEntry(id: string): unknown;
   /** `POST .../count_tokens`, for a provider that has it: its path's end and the body of the answer. */
   readonly countTokens?: { readonly path: string; answer(body: unknown): unknown };
+  /** How a client's request takes the chain's changes before it goes on to the real model. */
+  readonly editor: ConversationEditor;
 }
 
 /** The request is not a valid request of the API: answered with the provider's 400, or 404 for an unknown reference. */

@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { chatEditor } from "./openai-chat-edits.js";
 import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
@@ -38,6 +39,7 @@ export const openaiChat: WireCodec = {
   api: "openai.chat",
   path: "/chat/completions",
   defaultBaseUrl: DEFAULT_BASE_URLS.openai,
+  editor: chatEditor,
   idPrefix: "call_",
   headers: openaiShared.headers,
   endpoints: (base) => openaiShared.endpoint(base, "/chat/completions"),

@@ -1,4 +1,5 @@
 import { chunkText } from "../model/chunk-text.js";
+import { responsesEditor } from "./openai-responses-edits.js";
 import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
@@ -34,6 +35,7 @@ export const openaiResponses: WireCodec = {
   api: "openai.responses",
   path: "/responses",
   defaultBaseUrl: DEFAULT_BASE_URLS.openai,
+  editor: responsesEditor,
   idPrefix: "call_",
   headers: openaiShared.headers,
   endpoints: (base) => openaiShared.endpoint(base, "/responses"),
