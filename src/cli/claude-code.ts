@@ -15,7 +15,8 @@ const DEFAULT_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"];
 /**
  * Claude Code (`claude -p`) as a session's agent: one non-interactive run per turn in a scratch folder, its
  * LLM API (`ANTHROPIC_BASE_URL`) a loopback server answering from the session's model, its tool calls
- * caught on the wire. Needs `@anthropic-ai/claude-code` installed (2.1.197 is tested).
+ * caught on the wire. It runs Claude Code's own default model unless `model` is given (`--model`). Needs
+ * `@anthropic-ai/claude-code` installed (2.1.197 is tested).
  *
  * @example
  * ```ts
@@ -33,8 +34,7 @@ export function claudeCode(options: ClaudeCodeOptions = {}): Agent<never> {
         "-p",
         "--output-format",
         "json",
-        "--model",
-        o.model ?? "claude-sonnet-4-6",
+        ...(o.model === undefined ? [] : ["--model", o.model]),
         "--allowedTools",
         ...(options.allowedTools ?? DEFAULT_TOOLS),
         ...(o.args ?? []),

@@ -22,7 +22,7 @@ export interface CliRunFolders {
 export interface CliAgentOptions {
   /** The CLI's executable. Default: the one its npm package installed in your project. */
   readonly command?: string;
-  /** The model name the CLI asks for (the mock answers any). */
+  /** The model name the CLI asks for (the mock answers any). Default: Claude Code's own default; `gpt-5-codex` for Codex, `mock-model` for OpenCode (their providers need one). */
   readonly model?: string;
   /** Prepares the working folder before each run (write the files of the task). */
   readonly setup?: (folders: CliRunFolders) => void | Promise<void>;
@@ -65,7 +65,15 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     mkdirSync(folders.home);
     const wireTools = new WireToolCalls();
     const answer = createAgentProcessAnswer({ context, wireTools });
-    const server = await serveOnLoopback(answer.answer);
+    // Once the turn is stopped (a timeout, an abort), the proxy answers nothing more before any signal is
+    // sent: what the CLI sends while it shuts down is refused, never answered as a late call of the test's.
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      wireTools.abandon(`${spec.name} was stopped before it sent this call's result`);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+    const server = await serveOnLoopback((request) => (stopped ? Promise.resolve(stoppedReply(spec.name)) : answer.answer(request)));
     try {
       await options.setup?.(folders);
       const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
@@ -82,6 +90,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
       await options.inspect?.(folders);
       return spec.answer(result.stdout);
     } finally {
+      signal.removeEventListener("abort", stop);
       wireTools.abandon(`${spec.name} ended before it sent this call's result`);
       await server.close();
       if (options.keep) console.warn(message(`${spec.name}: kept the scratch folder ${root}`));
@@ -93,4 +102,10 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
 
 function lastLines(text: string): string {
   return text.trim().split("\n").slice(-8).join("\n").slice(-2_000);
+}
+
+/** What a stopped run's proxy answers: an error both providers' clients read (`error.message`), never retried (4xx). */
+function stoppedReply(name: string): Response {
+  const text = message(`${name}'s turn was stopped (it timed out or was aborted): this request was not answered.`);
+  return Response.json({ type: "error", error: { type: "invalid_request_error", message: text } }, { status: 400 });
 }

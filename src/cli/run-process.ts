@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { startingOwnProcess } from "../catchers/edge-decision.js";
+import { ProcessTree } from "./process-tree.js";
 
 /** How a CLI run ended. */
 export interface ProcessResult {
@@ -14,7 +16,9 @@ const MAX_OUTPUT = 8 * 1024 * 1024;
 
 /**
  * Runs `command` in its own process group, with `stdin` as its input (or none). When `signal` aborts, the whole group is killed
- * (SIGTERM, then SIGKILL after a grace period), so a CLI that hangs, and whatever it started, stops.
+ * (SIGTERM, then SIGKILL after a grace period), and every process the CLI started, also one that left the
+ * group for a session of its own, so a CLI that hangs, and whatever it started, stops. When the CLI ends,
+ * whatever it left running goes too.
  */
 export function runProcess(
   command: string,
@@ -23,10 +27,11 @@ export function runProcess(
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     // The CLI under test is tooltrace's own process: strict mode's process guard lets it start.
+    const marker = `TOOLTRACE_PROCESS_TREE=${process.pid}-${randomUUID()}`;
     const child = startingOwnProcess(() =>
       spawn(command, args, {
         cwd: options.cwd,
-        env: options.env,
+        env: { ...options.env, TOOLTRACE_PROCESS_TREE: marker.slice(marker.indexOf("=") + 1) },
         detached: true,
         stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       }),
@@ -38,12 +43,15 @@ export function runProcess(
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-MAX_OUTPUT)));
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
+    const tree = child.pid === undefined ? undefined : new ProcessTree(child.pid, marker);
     const killGroup = (signal: NodeJS.Signals) => {
+      tree?.update();
       try {
         if (child.pid !== undefined) process.kill(-child.pid, signal);
       } catch {
         // Already gone.
       }
+      tree?.signal(signal);
     };
     let grace: NodeJS.Timeout | undefined;
     const onAbort = () => {
@@ -59,14 +67,16 @@ export function runProcess(
       linger.unref();
     });
     child.once("error", (error) => {
+      tree?.stop();
       options.signal.removeEventListener("abort", onAbort);
       reject(error);
     });
     child.once("close", (code, signal) => {
       options.signal.removeEventListener("abort", onAbort);
       if (grace !== undefined) clearTimeout(grace);
-      // Anything the CLI left running in its group goes too.
+      // Anything the CLI left running, in its group or not, goes too.
       killGroup("SIGKILL");
+      tree?.stop();
       resolve({ code, signal, stdout, stderr });
     });
   });
