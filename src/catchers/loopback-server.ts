@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { holdWireMock } from "../pipeline/http-catching.js";
 import type { AddressInfo } from "node:net";
 import { message } from "../base/errors.js";
 import { type WireReply, type WireRequest, wireAnswerOf } from "../wire/wire-http.js";
@@ -33,10 +34,12 @@ export async function serveOnLoopback(handler: (request: Request) => Promise<Res
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const release = holdWireMock();
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,4 +1,5 @@
 import { http, matchRequestUrl, type HttpHandler } from "msw";
+import { holdWireMock } from "../pipeline/http-catching.js";
 import { codecsFor } from "../wire/codecs.js";
 import { markTooltraceHandler } from "./msw-http.js";
 import { createLlmAnswer, type LlmAnswer, type LlmAnswerOptions } from "./wire-answer.js";
@@ -59,11 +60,13 @@ export function llmWire(options: LlmWireOptions = {}): LlmWire {
     ),
   ];
   for (const handler of handlers) markTooltraceHandler(handler);
+  const release = holdWireMock();
   return {
     ...answer,
     handlers,
     close: () => {
       open = false;
+      release();
     },
   };
 }

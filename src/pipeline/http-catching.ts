@@ -32,3 +32,24 @@ export function holdHttpCaught(active: () => boolean = () => true): () => void {
     state.holders.delete(holder);
   };
 }
+
+const wire = globalSingleton("wireMock", () => ({ open: 0 }));
+
+/**
+ * Called when a wire mock starts answering LLM requests (tooltrace's MSW handlers, a loopback server);
+ * the returned function when it stops. A session given `llm` needs one, or its model calls go to the real API.
+ */
+export function holdWireMock(): () => void {
+  wire.open += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    wire.open -= 1;
+  };
+}
+
+/** True while a wire mock answers LLM requests in this process. */
+export function wireMockIsRunning(): boolean {
+  return wire.open > 0;
+}

@@ -17,7 +17,7 @@ import type { TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import { buildSteps } from "../pipeline/build-steps.js";
-import { httpIsCaught } from "../pipeline/http-catching.js";
+import { httpIsCaught, wireMockIsRunning } from "../pipeline/http-catching.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import type { Step } from "../pipeline/types.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
@@ -159,6 +159,14 @@ function checkCatchable<TMessage>(
       { pointer: "/cassette" },
       `TOOLTRACE_STRICT=1 lets nothing go live, and ${name} records its cassette (${cassette?.path ?? ""}), which means running the real tools and network.`,
       "record without TOOLTRACE_STRICT (TOOLTRACE_CASSETTE=record npx vitest run <file>), and replay in CI.",
+      "session",
+    );
+  }
+  if (options.llm !== undefined && !isWireAgent(options.agent) && !wireMockIsRunning()) {
+    throw new StubConfigError(
+      { pointer: "/llm" },
+      "`llm` answers model calls on the LLM wire, and no wire mock is running in this process: the agent's client would go to its real API and `llm` would never be used.",
+      "add `llm: true` to the plugin (`tooltrace({ llm: true })`, started before your modules load), or call `startLlmServer()` in a setup file or `beforeAll`; for an agent in another process, serve `createLlmAnswer()` with `serveOnLoopback()`.",
       "session",
     );
   }

@@ -3,9 +3,10 @@
  * modules load, so SDK clients created at import time use the intercepted `fetch`, and closes it after the file.
  */
 import * as vitest from "vitest";
-import { startLlmServer } from "../catchers/msw-server.js";
+import { withPeer } from "../base/optional-peer.js";
 import type { TooltracePluginOptions } from "./options.js";
 
 const options = (vitest.inject("tooltrace") as TooltracePluginOptions | undefined)?.llm;
+const { startLlmServer } = await withPeer("msw", "tooltrace({ llm })", () => import("../catchers/msw-server.js"));
 const server = startLlmServer(typeof options === "object" ? options : {});
 vitest.afterAll(() => server.close());

@@ -58,13 +58,13 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
     },
-    // Vite merges a plugin's config into the user's by concatenating arrays: the eval pattern joins the
-    // user's `include`, or Vitest's default when they set none. Nothing else of theirs is replaced.
+    // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
+    // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.
     config: (config) => ({
       test: {
         setupFiles,
         watchTriggerPatterns,
-        include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [EVAL_PATTERN],
+        include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [],
         provide: {
           tooltrace: {
             ...options,

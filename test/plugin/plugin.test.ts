@@ -67,6 +67,8 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     const status = (title: string) => tests.get(title)?.status;
 
     expect(status("user config is kept")).toBe("passed");
+    // An explicit `include` is the user's: an eval file it leaves out is not run.
+    expect(warnRun.files.map((file) => file.name).filter((name) => name.endsWith(".eval.ts"))).toEqual([]);
 
     expect(status("leaves an unused rule")).toBe("passed");
     expect(stderr).toContain("[tooltrace] unused-session: stub rules never used: never-used.");
