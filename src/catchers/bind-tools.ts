@@ -50,8 +50,9 @@ export class BoundTools implements ToolDirectory {
     const registration = this.executors.get(executor as Executor);
     if (registration === undefined) return { tool: executor.label, path: activePath, given: false };
     // An executor serving several tools (an MCP client) names the tool per call; a tool the server never
-    // listed keeps its own name, which no rule can name.
-    const tool = toolName !== undefined && registration.aliases ? (registration.aliases.get(toolName) ?? toolName) : registration.name;
+    // listed is named the way its listed tools are (`tasks/delete_task`), and no rule can name it.
+    const { aliases } = registration;
+    const tool = toolName !== undefined && aliases ? (aliases.get(toolName) ?? unlistedName(aliases, toolName)) : registration.name;
     return { tool, path: pathOf(registration, activePath), given: true };
   }
 
@@ -199,4 +200,10 @@ function checkRecord(value: unknown, option: string): { readonly [name: string]:
     );
   }
   return value as { readonly [name: string]: unknown };
+}
+
+/** A tool the server never listed, named with the prefix its listed tools carry (`server/`), when they share one. */
+function unlistedName(aliases: ReadonlyMap<string, string>, remote: string): string {
+  for (const [listed, local] of aliases) if (local.endsWith(listed)) return `${local.slice(0, local.length - listed.length)}${remote}`;
+  return remote;
 }

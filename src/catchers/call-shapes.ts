@@ -1,5 +1,6 @@
 import { isThenable } from "../base/settle.js";
 import { parseMaybeJson } from "../model/request-view.js";
+import { throughErrorFunction } from "./agents-sdk-errors.js";
 
 /**
  * How an executor's arguments carry a call, and how its failures reach the agent: what the spy needs to
@@ -19,9 +20,16 @@ export interface CallShape {
    * that turns its tools' failures into a result the model reads (the OpenAI Agents SDK) gets a failing
    * answer the same way.
    */
-  deliver?(result: unknown): unknown;
+  deliver?(result: unknown, original: OriginalCall): unknown;
   /** What the trace keeps of a real result that is not data (the agent an Agents SDK handoff returns). */
   traced?(result: unknown): unknown;
+}
+
+/** The executor's own function and this call's arguments, for a shape whose failures go through the framework. */
+export interface OriginalCall {
+  readonly run: (...args: unknown[]) => unknown;
+  readonly thisArg: unknown;
+  readonly args: readonly unknown[];
 }
 
 /** A plain function or an AI SDK `execute(input, { toolCallId })`. */
@@ -39,14 +47,21 @@ export const langchainCall: CallShape = {
 
 /**
  * An OpenAI Agents SDK function tool's `invoke(runContext, input, details)`: the input is the model's JSON
- * text, the id is `details.toolCall.callId`. A real failure inside the tool reaches the model as the SDK's
- * default error text (a thrown error would end the whole run), so a stub's `throw` does too.
+ * text, the id is `details.toolCall.callId`. A real failure inside the tool reaches the model as the tool's
+ * `errorFunction` makes it (a thrown error would end the whole run), and so does a stub's `throw`: it goes
+ * through the SDK's own `invoke`, the real `execute` never running (the SDK's default text on an SDK without
+ * the hook that allows it).
  */
 export const agentsSdkInvoke: CallShape = {
   input: (args) => parseJson(args[1]),
   callId: (args) => stringAt((args[2] as { toolCall?: unknown } | undefined)?.toolCall, "callId"),
   withInput: (args, input) => [args[0], typeof input === "string" ? input : JSON.stringify(input), ...args.slice(2)],
-  deliver: (result) => (isThenable(result) ? Promise.resolve(result).catch(agentsSdkErrorText) : result),
+  deliver: (result, original) =>
+    isThenable(result)
+      ? Promise.resolve(result).catch(
+          (error: unknown) => throughErrorFunction(original.run, original.thisArg, original.args, error) ?? agentsSdkErrorText(error),
+        )
+      : result,
 };
 
 /**

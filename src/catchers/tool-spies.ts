@@ -104,7 +104,7 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
         } catch (error) {
           promised = Promise.reject(error);
         }
-        return shape.deliver ? shape.deliver(promised) : promised;
+        return shape.deliver ? shape.deliver(promised, { run: target(), thisArg: this, args }) : promised;
       },
   );
   byKey.set(key, executor);

@@ -1,5 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
@@ -87,5 +88,28 @@ describe("LangChain tools are caught, stubbed and traced", () => {
     expect(realRuns).toEqual([]);
     expect(turn).toHaveCalledTool("list_tasks", { status: "rejected" });
     expect(session.takeViolations()).toHaveLength(1);
+  });
+});
+
+describe("LangGraph's createReactAgent", () => {
+  test("its tools are caught, stubbed and traced; nothing real runs", async () => {
+    const { tools, realRuns } = langchainTasks();
+    const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", maxRetries: 0 });
+    const graph = createReactAgent({ llm: model, tools, prompt: "You manage the user's tasks." });
+    const session = createSession({
+      tools,
+      stubs: taskStubs,
+      strict: true,
+      agent: async (message, { history }) => {
+        const state = await graph.invoke({ messages: [...(history as never[]), { role: "user", content: message }] });
+        const last = state.messages.at(-1);
+        return { text: String(last?.content ?? ""), messages: state.messages.slice(history.length) };
+      },
+    });
+    const [first, second] = await runTasksExample(session);
+    expect(realRuns).toEqual([]);
+    expect(first.toolCalls[0]).toMatchObject({ tool: "list_tasks", answeredBy: { kind: "stub", ruleId: "tasks" } });
+    expect(second).toHaveCalledTool("complete_task", { input: { task_id: "milk" } });
+    expect(session.takeViolations()).toEqual([]);
   });
 });

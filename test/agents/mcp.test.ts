@@ -112,6 +112,21 @@ describe("tools reached through an MCP client's callTool are caught at the clien
     expect(session.takeViolations()).toHaveLength(1);
   });
 
+  test("a call of a tool the server does not list is named with the server's prefix, in strict mode's refusal too", async () => {
+    const client = await tasksServer([]);
+    const session = createSession({
+      agent: async () => {
+        await client.callTool({ name: "delete_task", arguments: { task_id: "t1" } }).catch(() => undefined);
+        return "done";
+      },
+      tools: await mcpTools(client, { server: "tasks" }),
+      strict: true,
+    });
+    const turn = await session.send("go");
+    expect(turn.toolCalls.map((call) => call.qualifiedName)).toEqual(["tasks/delete_task"]);
+    expect(session.takeViolations()).toEqual([expect.stringContaining('no stub rule matched tasks/delete_task({"task_id":"t1"})')]);
+  });
+
   test("stubbing a tool the server does not list is refused, with the near name", async () => {
     const client = await tasksServer([]);
     const tools = await mcpTools(client, { server: "tasks" });

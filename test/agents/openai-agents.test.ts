@@ -89,6 +89,41 @@ describe("OpenAI Agents SDK function tools are caught through their public invok
   });
 });
 
+describe("a stub's throw goes through the tool's own errorFunction", () => {
+  test("the model reads what errorFunction makes of a stub's failure, exactly as of the real failure; the real execute never runs", async () => {
+    const runs: string[] = [];
+    const make = (fails: boolean) =>
+      tool({
+        name: "lookup_order",
+        description: "Look an order up.",
+        parameters: z.object({ order_id: z.string() }),
+        execute: async ({ order_id }) => {
+          runs.push(order_id);
+          if (fails) throw new Error("down");
+          return { status: "delivered" };
+        },
+        errorFunction: (_context, error) => `CUSTOM: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    const agentWith = (lookup: ReturnType<typeof make>) =>
+      new Agent({ name: "support", instructions: "You help customers.", model: "gpt-4.1", tools: [lookup] });
+    const readResult = async (lookup: ReturnType<typeof make>, stubs: Parameters<typeof createSession>[0]["stubs"]) => {
+      const support = agentWith(lookup);
+      const llm = (request: MockModelRequest): MockModelResponse | string =>
+        request.toolResults.length > 0 ? "Sorry." : { toolCalls: [{ name: "lookup_order", input: { order_id: "A1" } }] };
+      const turn = await createSession({ agent: agentsSdkAgent(support), tools: support.tools, stubs, llm }).send(
+        "Please refund order A1.",
+      );
+      return (turn.modelCalls[1]?.request as MockModelRequest | undefined)?.toolResults[0]?.output;
+    };
+    const real = await readResult(make(true), []);
+    expect(real).toBe("CUSTOM: down");
+    expect(runs).toEqual(["A1"]);
+    const stubbed = await readResult(make(false), [{ id: "down", tool: "lookup_order", outcome: { throw: { message: "down" } } }]);
+    expect(stubbed).toBe("CUSTOM: down");
+    expect(runs).toEqual(["A1"]);
+  });
+});
+
 describe("OpenAI Agents SDK handoffs are subagent paths", () => {
   /** Triage hands off to billing; billing looks the order up with the same tool object, then refunds. */
   function handoffModel(request: MockModelRequest): MockModelResponse | string {
