@@ -1,4 +1,5 @@
-import { join, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageRoot } from "./package-root.js";
 
@@ -9,8 +10,22 @@ let ownRoots: readonly string[] | undefined;
  * Both the sources and the build count, since a stack mapped through source maps names the sources.
  */
 function roots(): readonly string[] {
-  ownRoots ??= ["src", "dist", "matchers"].map((folder) => join(packageRoot(), folder) + sep);
+  ownRoots ??= [...new Set([packageRoot(), real(packageRoot())])].flatMap((root) =>
+    ["src", "dist", "matchers"].map((folder) => join(root, folder) + sep),
+  );
   return ownRoots;
+}
+
+const realPaths = new Map<string, string>();
+
+/** A path with `..` resolved and symlinks followed (a linked checkout, a source-mapped `dist/chunks/../../src`). */
+function real(path: string): string {
+  let found = realPaths.get(path);
+  if (found === undefined) {
+    found = realOf(resolve(path));
+    if (realPaths.size < 1000) realPaths.set(path, found);
+  }
+  return found;
 }
 
 /**
@@ -22,8 +37,19 @@ export function userCallSite(stack: string | undefined = new Error().stack): str
     const location = /\(?((?:file:\/\/)?\/[^()]+:\d+:\d+)\)?\s*$/.exec(line.trim())?.[1];
     if (location === undefined) continue;
     const path = location.startsWith("file://") ? fileURLToPath(location.replace(/:\d+:\d+$/, "")) : location.replace(/:\d+:\d+$/, "");
-    if (roots().some((root) => path.startsWith(root)) || path.includes(`${sep}node_modules${sep}`)) continue;
+    const own = (candidate: string) => roots().some((root) => candidate.startsWith(root));
+    if (own(resolve(path)) || own(real(path)) || path.includes(`${sep}node_modules${sep}`)) continue;
     return location.startsWith("file://") ? `${path}${location.slice(location.search(/:\d+:\d+$/))}` : location;
   }
   return undefined;
+}
+
+/** The real path of `path`, or of its nearest folder that exists followed by the rest. */
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realOf(parent), basename(path));
+  }
 }

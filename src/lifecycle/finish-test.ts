@@ -20,10 +20,12 @@ export interface FinishTestOutcome {
 export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): FinishTestOutcome {
   const errors: string[] = scope.takeVisitorViolations();
   const reports = scope.closeAll();
+  let site: string | undefined;
   const warnings: string[] = [];
   for (const report of reports) {
     if (report.stillRunning) errors.push(`${report.name}: ${report.stillRunning}`);
     errors.push(...report.violations.map((violation) => `${report.name}: ${violation}`));
+    if (report.violations.length > 0 || report.stillRunning) site ??= report.sentAt;
     if (report.unusedRuleIds.length === 0) continue;
     const policy = report.unusedRules ?? defaultPolicy;
     const line = `${report.name}: stub rules never used: ${report.unusedRuleIds.join(", ")}. Remove them, or assert the calls you expect with toHaveCalledTool.`;
@@ -46,5 +48,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
     errors.length === 0
       ? undefined
       : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
+  // The test's own line, where the session's turn was sent, rather than tooltrace's after-test hook.
+  if (failure !== undefined && site !== undefined) failure.stack = `${failure.name}: ${failure.message}\n    at ${site}`;
   return { meta, warnings, failure };
 }

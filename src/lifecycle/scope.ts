@@ -29,6 +29,8 @@ export interface SessionReport {
   readonly strict: boolean;
   /** The session's cassette, when it had one. */
   readonly cassette?: { readonly path: string; readonly mode: "replay" | "record" };
+  /** Where the test first sent the session a message (`file:line:column`). */
+  readonly sentAt?: string;
 }
 
 /** The sessions, servers and other resources created during one test. */

@@ -41,6 +41,6 @@ export function buildSteps(parts: ChainParts): readonly Step[] {
     stubStep(parts.rules),
     ...(parts.httpMocks.size > 0 ? [httpMockStep(parts.httpMocks)] : []),
     ...(parts.cassette ? [cassetteStep(parts.cassette)] : []),
-    ...(parts.strict ? [strictStep(parts.strict.allowHosts)] : []),
+    ...(parts.strict ? [strictStep(parts.strict.allowHosts, (tool, input) => parts.rules.explainMiss(tool, input))] : []),
   ];
 }

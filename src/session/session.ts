@@ -1,3 +1,4 @@
+import { userCallSite } from "../base/call-site.js";
 import { resolve as resolvePath } from "node:path";
 import { TooltraceError, usageError } from "../base/errors.js";
 import { catchModelCall } from "../catchers/model-call.js";
@@ -25,6 +26,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   private readonly historyList: TMessage[];
   private readonly runner: TurnRunner<TMessage>;
   private closed = false;
+  private sentAt: string | undefined;
   private routeToken: string | undefined;
 
   constructor(
@@ -80,6 +82,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     // A session made at module level or in `beforeAll`: the test its turn runs in fails with what it finds.
     const running = currentScope();
     if (running !== undefined && running !== this.place.scope) running.visit(this);
+    // Where the test sent its first message: a failure found when the test ends points there.
+    this.sentAt ??= userCallSite();
     return this.runner.send(message, options);
   }
 
@@ -129,6 +133,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       offeredTools: () => offeredTools(log.turns),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
+      ...(this.sentAt ? { sentAt: this.sentAt } : {}),
       ...(cassette
         ? { cassette: { path: resolvePath(cassette.path), mode: cassette.replaying ? ("replay" as const) : ("record" as const) } }
         : {}),

@@ -3,6 +3,7 @@ import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
 import type { MatchProgram } from "./match-program.js";
 import { plainCopyOf } from "./limits.js";
+import { explainMiss } from "./explain-miss.js";
 import { suggestName } from "./suggest.js";
 import type { ToolStubOutcome } from "./types.js";
 import { validateRule, type NormalizedRule } from "./validate-rule.js";
@@ -69,6 +70,12 @@ export class RuleSet {
     const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
     this.positions.set(rule.id, position + 1);
     return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome };
+  }
+
+  /** Why no rule of this tool matched `input` (the closest rule and its first failed constraint), if it has rules. */
+  explainMiss(qualifiedTool: string, input: unknown): string | undefined {
+    const entry = this.byTool.get(qualifiedTool);
+    return entry === undefined ? undefined : explainMiss(entry.rules, input);
   }
 
   /** How many calls each rule has answered. */

@@ -1,3 +1,4 @@
+import { PREFIX } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import type { AnswerSource, HttpCall, Interaction, ModelCall, ToolCall } from "./types.js";
 
@@ -18,7 +19,7 @@ export function formatSource(source: AnswerSource | undefined, kind: Interaction
     case "middleware":
       return `middleware "${source.name}"`;
     case "cassette":
-      return `cassette entry ${source.entry}`;
+      return `cassette, recorded call ${source.entry + 1}`;
     case "outside":
       return "never reached tooltrace";
   }
@@ -26,11 +27,13 @@ export function formatSource(source: AnswerSource | undefined, kind: Interaction
 
 /** One call as a line: `list_tasks({"status":"open"}) → completed [stub "tasks" #1]`. */
 export function formatToolCall(call: ToolCall): string {
+  // A refusal by strict mode or a cassette is a violation of the session, said whole where the test fails.
+  const said = call.status === "rejected" && (call.answeredBy?.kind === "strict" || call.answeredBy?.kind === "cassette");
   const result =
     call.status === "completed"
       ? `completed ${compactJson(call.output, 80)}`
-      : call.error
-        ? `${call.status}: ${call.error.name === "Error" ? "" : `${call.error.name}: `}${call.error.message}`
+      : call.error && !said
+        ? `${call.status}: ${call.error.name === "Error" ? "" : `${call.error.name}: `}${firstSentence(call.error.message)}`
         : call.status;
   return `${call.qualifiedName}(${compactJson(call.input)}) → ${result} [${formatSource(call.answeredBy)}]${call.late ? " (late)" : ""}`;
 }
@@ -66,4 +69,15 @@ export function formatHttpCall(call: HttpCall): string {
   const result =
     call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${call.error.message}` : call.status;
   return `${call.method} ${call.url} → ${result} [${formatSource(call.answeredBy, "http")}]`;
+}
+
+/**
+ * An error in a call's line: its first sentence, without tooltrace's prefix. The whole message (a strict
+ * refusal, a cassette mismatch) is said once, in the failure it caused; the line only names it.
+ */
+function firstSentence(text: string): string {
+  const bare = text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text;
+  const end = bare.search(/[.!?](\s|$)/);
+  const sentence = end === -1 ? bare : bare.slice(0, end + 1);
+  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
 }

@@ -125,6 +125,18 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
       },
     });
     await session.send("go");
+    // A failing matcher says the mismatch once, whole, and numbers calls one way (from 1).
+    const turn = session.turns[0];
+    let printed = "";
+    try {
+      expect(turn).toSucceed();
+    } catch (error) {
+      printed = (error as Error).message;
+    }
+    expect(printed.split("was recorded with").length - 1).toBe(1);
+    expect(printed).toContain("[cassette, recorded call 1]");
+    expect(printed).toContain('2. lookup({"id":"9"}) → rejected [cassette, recorded call 2]');
+    expect(printed).not.toMatch(/entry \d/);
     const violations = session.takeViolations();
     expect(violations[0]).toContain(`call 2 of lookup was recorded with {"id":"8"}, and the agent now sends {"id":"9"}`);
     expect(violations[1]).toContain(`holds no more calls of lookup`);

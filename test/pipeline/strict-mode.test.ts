@@ -162,3 +162,23 @@ describe("HTTP exchanges are interactions too", () => {
     expect(session.interactions.map((record) => record.kind)).toEqual(["tool", "http"]);
   });
 });
+
+describe("a strict refusal says which rule came closest and why it missed", () => {
+  test("the closest rule, its first failed constraint with its JSON pointer, and what the call had there", async () => {
+    const tools = { lookup_order: async (_input: { orderId: string; region: string }) => ({ status: "real" }) };
+    const session = createSession({
+      tools,
+      strict: true,
+      stubs: [
+        { id: "eu", tool: "lookup_order", match: { region: { const: "us" }, orderId: { const: "A1" } }, outcome: { response: {} } },
+        { id: "a17", tool: "lookup_order", match: { region: { const: "eu" }, orderId: { const: "A17" } }, outcome: { response: {} } },
+      ],
+      agent: async () => String(await tools.lookup_order({ orderId: "A18", region: "eu" }).catch((error: Error) => error.message)),
+    });
+    const turn = await session.send("Where is A18?");
+    expect(turn.text).toBe(
+      '[tooltrace] strict mode: no stub rule matched lookup_order({"orderId":"A18","region":"eu"}), so the real tool did not run. The closest rule, "a17", failed at /match/orderId: const "A17" (the call has "A18"). Add a rule for this call, or create the session without `strict: true`.',
+    );
+    session.takeViolations();
+  });
+});

@@ -77,6 +77,10 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     expect(tests.get("strict violation fails the test even though the agent recovered")?.failureMessages.join("\n")).toContain(
       "strict mode: no stub rule matched list_tasks({}), so the real tool did not run",
     );
+    // The failure points at the test's own line (where its turn was sent), not at tooltrace's after-test hook.
+    const stack = tests.get("strict violation fails the test even though the agent recovered")?.failureMessages.join("\n") ?? "";
+    expect(stack).toMatch(/plugin\.agent-spec\.ts:\d+:\d+/);
+    expect(stack).not.toContain("finish-test");
 
     expect(status("a failing test still gets its tools restored")).toBe("failed");
     expect(status("tools were restored after the failed test")).toBe("passed");

@@ -7,21 +7,22 @@ import type { Step, StepContext } from "../types.js";
  * refusal fails the test even if the agent recovers. Calls whose end is not live (the mock model) pass, and
  * so does HTTP to a host the session allows (`allowHosts`).
  */
-export function strictStep(allowHosts: readonly HostRule[]): Step {
+export function strictStep(allowHosts: readonly HostRule[], explainMiss?: (tool: string, input: unknown) => string | undefined): Step {
   return {
     name: "strict",
     run(ctx, next) {
       if (!ctx.live || (ctx.kind === "http" && urlAllowed(allowHosts, String((ctx.input as { url?: unknown } | null)?.url)))) return next();
-      return ctx.reject(strictMessage(ctx), { kind: "strict" });
+      return ctx.reject(strictMessage(ctx, explainMiss), { kind: "strict" });
     },
   };
 }
 
-function strictMessage(ctx: StepContext): string {
+function strictMessage(ctx: StepContext, explainMiss: ((tool: string, input: unknown) => string | undefined) | undefined): string {
   if (ctx.kind === "tool") {
+    const why = explainMiss?.(ctx.name, ctx.input);
     return (
       `strict mode: no stub rule matched ${ctx.name}(${compactJson(ctx.input)}), so the real tool did not run. ` +
-      `Add a rule for this call, or create the session without \`strict: true\`.`
+      `${why === undefined ? "" : `${why} `}Add a rule for this call, or create the session without \`strict: true\`.`
     );
   }
   if (ctx.kind === "model") {
