@@ -23,6 +23,9 @@ export const ENTRIES = {
   cli: "src/cli/index.ts",
 };
 
+/** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */
+export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli"];
+
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const packages = [
   ...Object.keys(manifest.dependencies ?? {}),
@@ -67,5 +70,24 @@ await build({
         },
       ],
     },
+  },
+});
+
+// CommonJS for what a CommonJS test setup loads (Jest without its ESM mode: `setupFilesAfterEnv`, test files
+// compiled to CommonJS `require("tooltrace")`): every entry but Vitest's. Process-wide
+// state lives under `Symbol.for` keys, so this copy and the ES modules share it.
+await build({
+  cwd: root,
+  input: Object.fromEntries(CJS_ENTRIES.map((name) => [name, join(root, ENTRIES[name])])),
+  platform: "node",
+  external,
+  treeshake: true,
+  output: {
+    dir: join(root, "dist"),
+    format: "cjs",
+    sourcemap: true,
+    comments: { legal: true, annotation: true, jsdoc: false },
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "cjs/[name]-[hash].cjs",
   },
 });

@@ -18,8 +18,9 @@ interface JestGlobals {
   afterAll(fn: () => void): void;
 }
 
-const jest = globalThis as unknown as JestGlobals;
-jest.expect.extend(matchers);
+// Not named `jest`: Jest wraps a CommonJS module in a function whose parameters include `jest`.
+const globals = globalThis as unknown as JestGlobals;
+globals.expect.extend(matchers);
 resetCassetteWriters();
 
 /** The unused-rule policy for Jest, which has no plugin options: `warn` (default), `error` or `ignore`. */
@@ -28,11 +29,11 @@ const policy =
   ("warn" satisfies UnusedRulesPolicy);
 
 let scope: TestScope | undefined;
-jest.beforeEach(() => {
-  scope = new TestScope(jest.expect.getState().currentTestName);
+globals.beforeEach(() => {
+  scope = new TestScope(globals.expect.getState().currentTestName);
   setActiveScope(scope);
 });
-jest.afterEach(() => {
+globals.afterEach(() => {
   setActiveScope(undefined);
   if (scope === undefined) return;
   const { warnings, failure } = finishTest(scope, policy);
@@ -40,7 +41,7 @@ jest.afterEach(() => {
   for (const warning of warnings) console.warn(warning);
   if (failure) throw failure;
 });
-jest.afterAll(() => {
+globals.afterAll(() => {
   const late = takeLateCallReports();
   if (late.length > 0) throw new Error(`calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`);
 });

@@ -16,7 +16,7 @@ export interface MissedRule {
 export function explainMiss(rules: readonly MissedRule[], input: unknown): string | undefined {
   let best: { rule: MissedRule; met: number; failed: [string, MatchSchema] | undefined } | undefined;
   for (const rule of rules) {
-    const entries = Object.entries(rule.match ?? {});
+    const entries = Object.entries(rule.match ?? {}).filter((entry): entry is [string, MatchSchema] => entry[1] !== undefined);
     let met = 0;
     let failed: [string, MatchSchema] | undefined;
     for (const [key, schema] of entries) {

@@ -123,7 +123,8 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
           `more than ${STUB_LIMITS.patterns} patterns in one session's rules.`,
           "merge patterns into one with `|`, or use `enum`.",
         );
-      object[key] = copy(item, path, ancestors, at, counts);
+      // As in JSON, a property whose value is `undefined` is not there (`{ b?: undefined }` in a typed rule array).
+      if (item !== undefined) object[key] = copy(item, path, ancestors, at, counts);
       path.pop();
     }
     result = object;

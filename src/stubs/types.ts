@@ -44,7 +44,8 @@ export type MatchSchema =
     };
 
 /** Per-property input constraints of a rule. Every listed property must exist; extra properties are allowed. */
-export type ToolStubMatch = { readonly [property: string]: MatchSchema };
+/** Constraints by input property. `undefined` entries are allowed so that an array of rules with different keys type-checks (TypeScript widens each to `key?: undefined`); they constrain nothing. */
+export type ToolStubMatch = { readonly [property: string]: MatchSchema | undefined };
 
 /** The error a `throw` outcome raises: an ordinary `Error` with this name (default `"Error"`) and message. */
 export interface ToolStubThrow {

@@ -6,10 +6,11 @@ import type { TooltracePluginOptions } from "./options.js";
 // imports tooltrace gets them. A declaration file, so `skipLibCheck` (tsc's default setup) covers the one
 // line no single form can satisfy: Vitest 3.2 and 4 declare `Matchers<T = any>`, Vitest 5 `Matchers<R, T>`,
 // and an augmentation must repeat the parameters exactly. The matchers are typed on both all the same.
+// Only `Matchers` is augmented: since Vitest 3.2 it types `expect().*` and `expect.*` alike, and a second,
+// different augmentation of `AsymmetricMatchersContaining` breaks `ExpectStatic` (TS2320) without skipLibCheck.
 declare module "vitest" {
   // biome-ignore lint/suspicious/noExplicitAny: the augmentation repeats Vitest's own declaration, `Matchers<T = any>`.
   interface Matchers<T = any> extends TooltraceMatchers<void> {}
-  interface AsymmetricMatchersContaining extends TooltraceMatchers<unknown> {}
   interface ProvidedContext {
     tooltrace: TooltracePluginOptions;
   }
