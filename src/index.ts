@@ -52,6 +52,7 @@ export type {
   MockModelToolCall,
   MockModelToolResult,
   MockModelUsage,
+  ReasoningPart,
 } from "./model/types.js";
 export type {
   Middleware,

@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../model/types.js";
 import type { RedactOptions } from "../secrets/redactor.js";
 /** How a session uses its cassette. */
 export type CassetteMode =
@@ -75,6 +76,8 @@ export interface CassetteModelEntry {
   /** The last user message of the request, which replay checks. */
   readonly lastUserMessage: string | null;
   readonly reply?: {
+    /** The model's reasoning parts in its provider's shape (thinking blocks, reasoning items), kept whole. */
+    readonly reasoning?: readonly ReasoningPart[];
     readonly text: string;
     readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
     readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };

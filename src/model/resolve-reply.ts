@@ -43,7 +43,10 @@ export function resolveReply(reply: MockModelReply, request: MockModelRequest, c
   const text = response.text ?? "";
   const inputTokens = response.usage?.inputTokens ?? estimateTokens(promptCharacters(request));
   const outputTokens = response.usage?.outputTokens ?? estimateTokens(replyCharacters(text, resolvedCalls));
-  return { text, toolCalls: resolvedCalls, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+  const usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  return response.reasoning === undefined
+    ? { text, toolCalls: resolvedCalls, usage }
+    : { reasoning: response.reasoning, text, toolCalls: resolvedCalls, usage };
 }
 
 /** Ids `call_<n>` (in the provider's prefix) numbered after every call already in the conversation, skipping those taken. */

@@ -11,6 +11,7 @@ export function toResolvedReply(value: unknown): ResolvedReply {
   // Already whole: the same object goes back (a real model's reply is known by it, see `rawReplyOf`).
   if (typeof reply.text === "string" && Array.isArray(reply.toolCalls) && reply.usage !== undefined) return reply as ResolvedReply;
   return {
+    ...(Array.isArray(reply.reasoning) ? { reasoning: reply.reasoning } : {}),
     text: typeof reply.text === "string" ? reply.text : "",
     toolCalls: Array.isArray(reply.toolCalls) ? reply.toolCalls : [],
     usage: reply.usage ?? ZERO_USAGE,

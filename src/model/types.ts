@@ -68,7 +68,17 @@ export interface MockModelResponse {
   readonly text?: string;
   readonly toolCalls?: readonly MockModelToolCall[];
   readonly usage?: MockModelUsage;
+  /** Reasoning parts in the provider's own shape, sent before the text (see {@link ReasoningPart}). */
+  readonly reasoning?: readonly ReasoningPart[];
 }
+
+/**
+ * A reasoning part as its provider sends it, kept whole: an Anthropic `thinking` block (with its
+ * `signature`) or `redacted_thinking` block, an OpenAI Responses `reasoning` item (with its
+ * `encrypted_content`). The client sends it back in its next request, and a real model may require it there,
+ * so a replayed reply keeps it; each wire speaks only its own provider's parts.
+ */
+export type ReasoningPart = Readonly<Record<string, unknown>> & { readonly type: string };
 
 /** A reply: plain text or a {@link MockModelResponse}. */
 export type MockModelReply = string | MockModelResponse;
@@ -102,6 +112,8 @@ export interface MockModelOptions {
 
 /** A reply after validation: ids derived, usage estimated. */
 export interface ResolvedReply {
+  /** Reasoning parts in the provider's own shape (see {@link ReasoningPart}), when the model sent any. */
+  readonly reasoning?: readonly ReasoningPart[];
   readonly text: string;
   readonly toolCalls: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };

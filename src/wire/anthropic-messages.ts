@@ -16,7 +16,8 @@ import {
   type WireCodec,
 } from "./codec.js";
 import { emptyMemory } from "./memory.js";
-import { decodedReply, type Json, parseEvents } from "./sse-events.js";
+import { decodedReply, type Json, parseEvents, withReasoning } from "./sse-events.js";
+import { StreamedThinking, thinkingBlocks, thinkingEvents, thinkingOf } from "./anthropic-thinking.js";
 import { estimateTokens, promptCharacters } from "../model/estimate-usage.js";
 
 interface Block {
@@ -146,7 +147,10 @@ export const anthropicMessages: WireCodec = {
     const ping = () => {
       if (!events.some((event) => event.startsWith("event: ping"))) events.push(sse({ type: "ping" }, "ping"));
     };
-    let index = 0;
+    const thinking = thinkingEvents(reply.reasoning ?? [], 0);
+    events.push(...thinking.events);
+    if (thinking.events.length > 0) ping();
+    let index = thinking.next;
     if (reply.text !== "") {
       events.push(sse({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
       ping();
@@ -196,7 +200,10 @@ export const anthropicMessages: WireCodec = {
       .filter((block) => block.type === "tool_use")
       .map((block) => ({ id: String(block.id), name: String(block.name), input: block.input }));
     const usage = (json.usage ?? {}) as Json;
-    return decodedReply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
+    return withReasoning(
+      decodedReply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0)),
+      thinkingBlocks(content),
+    );
   },
 
   errorBody(kind, message) {
@@ -226,16 +233,19 @@ function decodeStream(events: readonly Json[]): ResolvedReply {
   let inputTokens = 0;
   let outputTokens = 0;
   const calls = new Map<number, { id: string; name: string; json: string }>();
+  const thinking = new StreamedThinking();
   for (const event of events) {
     if (event.type === "message_start")
       inputTokens = Number(((event.message as Json | undefined)?.usage as Json | undefined)?.input_tokens ?? 0);
     if (event.type === "content_block_start") {
       const block = event.content_block as Json;
+      thinking.start(Number(event.index), block);
       if (block.type === "tool_use") calls.set(Number(event.index), { id: String(block.id), name: String(block.name), json: "" });
       else if (block.type === "text") text += String(block.text ?? "");
     }
     if (event.type === "content_block_delta") {
       const delta = event.delta as Json;
+      thinking.delta(Number(event.index), delta);
       if (delta.type === "text_delta") text += String(delta.text ?? "");
       if (delta.type === "input_json_delta") {
         const call = calls.get(Number(event.index));
@@ -247,7 +257,7 @@ function decodeStream(events: readonly Json[]): ResolvedReply {
   const toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .map(([, call]) => ({ id: call.id, name: call.name, input: call.json === "" ? {} : parseMaybeJson(call.json) }));
-  return decodedReply(text, toolCalls, inputTokens, outputTokens);
+  return withReasoning(decodedReply(text, toolCalls, inputTokens, outputTokens), thinking.parts());
 }
 
 /**
@@ -276,6 +286,7 @@ function usage(reply: ResolvedReply, outputTokens: number) {
 
 function contentBlocks(reply: ResolvedReply) {
   return [
+    ...thinkingOf(reply.reasoning),
     ...(reply.text !== "" ? [{ type: "text", text: reply.text }] : []),
     ...reply.toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.input })),
   ];

@@ -17,7 +17,7 @@ import {
 } from "./codec.js";
 import { DEFAULT_BASE_URLS } from "./base-urls.js";
 import { openaiShared } from "./openai-shared.js";
-import { decodedReply, type Json, parseEvents } from "./sse-events.js";
+import { decodeResponsesReply, responsesObject } from "./openai-responses-reply.js";
 
 const TEXT_PARTS = ["input_text", "output_text", "text"];
 
@@ -119,7 +119,9 @@ export const openaiResponses: WireCodec = {
       event("response.in_progress", { response: responseObject(reply, request, responseId, "in_progress") }),
     ];
     outputItems(reply, request, responseId).forEach((item, output_index) => {
-      if (item.type === "message") {
+      if (item.type === "reasoning") {
+        events.push(event("response.output_item.added", { output_index, item }));
+      } else if (item.type === "message") {
         const text = reply.text;
         events.push(event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } }));
         const part = { type: "output_text", text: "", annotations: [] };
@@ -165,25 +167,7 @@ export const openaiResponses: WireCodec = {
       memory.responses.set(response.id, [...(request.items ?? []), ...output]);
   },
 
-  decodeReply(body, streamed) {
-    const response = responsesObject(body, streamed);
-    const output = (response.output ?? []) as Json[];
-    const text = output
-      .filter((item) => item.type === "message")
-      .flatMap((item) => (item.content ?? []) as Json[])
-      .filter((part) => part.type === "output_text")
-      .map((part) => String(part.text ?? ""))
-      .join("");
-    const toolCalls = output
-      .filter((item) => item.type === "function_call" || item.type === "custom_tool_call")
-      .map((item) => ({
-        id: String(item.call_id),
-        name: String(item.name),
-        input: item.type === "custom_tool_call" ? String(item.input ?? "") : parseMaybeJson(String(item.arguments ?? "{}")),
-      }));
-    const usage = (response.usage ?? {}) as Json;
-    return decodedReply(text, toolCalls, Number(usage.input_tokens ?? 0), Number(usage.output_tokens ?? 0));
-  },
+  decodeReply: decodeResponsesReply,
 
   errorBody: openaiShared.errorBody,
   pathNotFound: openaiShared.pathNotFound,
@@ -192,15 +176,6 @@ export const openaiResponses: WireCodec = {
   modelList: openaiShared.modelList,
 };
 
-/** The Responses API's response object, from its JSON or its stream's `response.completed` event. */
-function responsesObject(body: string, streamed: boolean): Json {
-  if (!streamed) return JSON.parse(body) as Json;
-  const completed = parseEvents(body).find((event) => event.type === "response.completed" || event.type === "response.incomplete");
-  if (completed === undefined) throw new Error("the Responses stream ended without response.completed");
-  return completed.response as Json;
-}
-
-/** An offered tool with its type; a namespace's tools are offered as `namespace.tool`. */
 function offeredTools(tool: ResponsesTool, namespace?: string): MockModelTool[] {
   const qualify = (name: string) => (namespace ? `${namespace}.${name}` : name);
   if (Array.isArray(tool.tools) && typeof tool.name === "string")
@@ -219,12 +194,14 @@ type OutputItem =
       content: { type: "output_text"; text: string; annotations: []; logprobs: [] }[];
     }
   | { id: string; type: "function_call"; status: "completed"; call_id: string; name: string; arguments: string }
-  | { id: string; type: "custom_tool_call"; status: "completed"; call_id: string; name: string; input: string };
+  | { id: string; type: "custom_tool_call"; status: "completed"; call_id: string; name: string; input: string }
+  | { id: string; type: "reasoning"; [field: string]: unknown };
 
 /** The response's output items, with ids unique to the response (later requests may reference them). */
 function outputItems(reply: ResolvedReply, request: DecodedRequest, responseId: string): OutputItem[] {
   const serial = responseId.slice("resp_".length);
-  const items: OutputItem[] = [];
+  // The model's reasoning items come first, as it sent them (their ids and encrypted content kept).
+  const items: OutputItem[] = (reply.reasoning ?? []).filter((part) => part.type === "reasoning") as unknown as OutputItem[];
   if (reply.text !== "") {
     items.push({
       id: `msg_${serial}`,

@@ -1,4 +1,4 @@
-import type { ResolvedReply } from "../model/types.js";
+import type { ReasoningPart, ResolvedReply } from "../model/types.js";
 
 export type Json = Record<string, unknown>;
 export type ReplyToolCall = ResolvedReply["toolCalls"][number];
@@ -21,4 +21,9 @@ export function parseEvents(body: string): Json[] {
 /** A decoded real reply in the mock model's shape. */
 export function decodedReply(text: string, toolCalls: readonly ReplyToolCall[], inputTokens: number, outputTokens: number): ResolvedReply {
   return { text, toolCalls, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+}
+
+/** The reply with the provider's reasoning parts, when it sent any. */
+export function withReasoning(reply: ResolvedReply, reasoning: readonly ReasoningPart[]): ResolvedReply {
+  return reasoning.length === 0 ? reply : { reasoning, ...reply };
 }

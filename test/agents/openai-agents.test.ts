@@ -83,9 +83,19 @@ describe("OpenAI Agents SDK function tools are caught through their public invok
     const turn = await session.send("Please refund order A1.");
     expect(turn).toHaveFailedAction("lookup_order", { error: "order service down" });
     const seen = turn.modelCalls[1]?.request as MockModelRequest;
-    expect(seen.toolResults[0]?.output).toBe(
-      "An error occurred while running the tool. Please try again. Error: TimeoutError: order service down",
-    );
+    // The same text a real failure of the tool gets from this SDK's default error function (its wording
+    // differs between SDK versions: 0.14 appends the error, 0.20 does not).
+    const failing = tool({
+      name: "lookup_order",
+      description: "Look an order up.",
+      parameters: z.object({ order_id: z.string() }),
+      execute: async () => {
+        throw Object.assign(new Error("order service down"), { name: "TimeoutError" });
+      },
+    });
+    const real = await failing.invoke({} as never, '{"order_id":"A1"}');
+    expect(seen.toolResults[0]?.output).toBe(real);
+    expect(String(real)).toMatch(/^An error occurred while running the tool\. Please try again\./);
   });
 });
 

@@ -34,7 +34,8 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
   }
   if (entry.reply === undefined)
     return ctx.reject(`cassette ${cassette.path}: model exchange ${index + 1} has neither a reply nor an error.`, source);
-  return ctx.answer({ text: entry.reply.text, toolCalls: entry.reply.toolCalls, usage: entry.reply.usage }, source);
+  const { reasoning, text, toolCalls, usage } = entry.reply;
+  return ctx.answer({ ...(reasoning ? { reasoning } : {}), text, toolCalls, usage }, source);
 }
 
 /** Records an exchange with the real model (the reply, or the upstream's error), in the order exchanges start. */
@@ -49,6 +50,8 @@ export function recordModel(cassette: Cassette, ctx: StepContext, result: unknow
       fill({
         ...base,
         reply: {
+          // Opaque signatures and encrypted content: kept byte for byte, so a replayed prefix can go live.
+          ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
           text: reply.text,
           toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, input: cassette.redactor.value(call.input) })),
           usage: reply.usage,
