@@ -201,16 +201,24 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
     text,
     wireTools === undefined ? undefined : () => wireTools.edits(decoded.view),
   );
+  // A live stream reaches the client as it arrives when nothing can change the reply: no CLI's tool calls to
+  // catch in it, no step of the session's on model calls. It is recorded and traced once it has ended.
+  let streamed: ((reply: WireReply) => void) | undefined;
+  const early =
+    live !== undefined && wireTools === undefined && decoded.stream && context.pipeline.repliesPassThrough
+      ? new Promise<WireReply>((resolve) => (streamed = resolve))
+      : undefined;
   const ask = (view: MockModelRequest) => {
     const call = openModelCall(context, { ...caught, request: view });
     exchange.journal(call.record);
+    const model = live?.(view, streamed);
     return {
       call,
-      reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(live ? { live: live(view) } : {}) })),
+      reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(model ? { live: model } : {}) })),
     };
   };
   const sent: { call?: ReturnType<typeof ask>["call"] } = {};
-  const response = await respond(exchange, decoded, async () => {
+  const answering = respond(exchange, decoded, async () => {
     if (wireTools === undefined) {
       const first = ask(decoded.view);
       sent.call = first.call;
@@ -233,6 +241,8 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
       sentLength,
     );
   });
+  if (early !== undefined) context.pipeline.turnEnds.on(context.turn, () => answering);
+  const response = early === undefined ? await answering : await Promise.race([answering, early]);
   sent.call?.sent(response.status);
   return response;
 }

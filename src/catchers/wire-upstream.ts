@@ -4,7 +4,7 @@ import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DecodedRequest, WireCodec } from "../wire/codec.js";
 import type { WireMemory } from "../wire/memory.js";
 import { applyEdits, hasEdits, type WireEdits } from "../wire/request-edits.js";
-import { forwardToUpstream, upstreamUrl } from "../wire/upstream.js";
+import { forwardToUpstream, type LiveStream, upstreamUrl } from "../wire/upstream.js";
 import type { WireRequest } from "../wire/wire-http.js";
 
 /** What sending a wire request on to the real model needs of it. */
@@ -30,11 +30,11 @@ export function liveModel(
   decoded: DecodedRequest,
   text: string,
   edits?: () => WireEdits,
-): ((asked: MockModelRequest) => (view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
+): ((asked: MockModelRequest, onStream?: (live: LiveStream) => void) => (view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
   const { upstream } = pipeline;
   if (upstream === undefined) return undefined;
   const { codec, request } = exchange;
-  return (asked) => (view) => {
+  return (asked, onStream) => (view) => {
     // A step or middleware that rewrote the model request itself: nothing says how in the provider's format.
     if (view !== asked && JSON.stringify(view.messages) !== JSON.stringify(asked.messages)) {
       return Promise.reject(
@@ -60,6 +60,7 @@ export function liveModel(
       body,
       decoded.stream,
       request.signal,
+      onStream,
     );
   };
 }

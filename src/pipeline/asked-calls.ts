@@ -20,17 +20,18 @@ export interface AskedCall {
 export class AskedCalls {
   private open: AskedCall[] = [];
 
-  /** Remembers the tool calls of a model reply. */
-  noteReply(call: ModelCall): void {
+  /** Remembers the tool calls of a model reply, but those `reached` says already reached the chain. */
+  noteReply(call: ModelCall, reached: (asked: AskedCall) => boolean = () => false): void {
     for (const asked of call.reply.toolCalls) {
-      this.open.push({
+      const entry: AskedCall = {
         id: asked.id,
         name: asked.name,
         qualifiedName: qualify(asked.name, call.path),
         path: call.path,
         input: asked.input,
         turnIndex: call.turnIndex,
-      });
+      };
+      if (!reached(entry)) this.open.push(entry);
     }
   }
 

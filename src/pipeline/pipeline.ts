@@ -38,6 +38,8 @@ export interface PipelineOptions {
   readonly responder?: Responder | undefined;
   /** Where the session's model calls on the wire go when no mock model answers them (`createSession({ upstream })`). */
   readonly upstream?: true | string | undefined;
+  /** No step of the session's can replace a model's reply: a live reply may reach the client as it streams. */
+  readonly repliesPassThrough?: boolean;
   readonly seed?: number | undefined;
   /** For a strict session that does not record: what may pass the process's edges (sockets, DNS, processes). */
   readonly edges?: EdgePolicy | undefined;
@@ -103,6 +105,11 @@ export class Pipeline implements ChainEnvironment {
     this.asked = new AskedCallsLedger(options.log, options.tools, options.strict, (message, turn) => this.report(message, turn));
   }
 
+  /** No step of the session's can replace a model's reply: a live reply may reach the client as it streams. */
+  get repliesPassThrough(): boolean {
+    return this.options.repliesPassThrough === true;
+  }
+
   get closed(): boolean {
     return this.closedNow;
   }
@@ -138,6 +145,7 @@ export class Pipeline implements ChainEnvironment {
       qualifiedName,
       caught.input,
     );
+    this.asked.reached(record, asked);
     const steps = identity.given || caught.wire === true ? this.stepsFor.tool : [foreignToolStep(this.name), ...this.stepsFor.tool];
     const finish = (value: unknown) => {
       this.log.completeTool(record, caught.traced ? caught.traced(value) : value);

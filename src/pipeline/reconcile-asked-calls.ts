@@ -2,7 +2,7 @@ import { compactJson } from "../base/excerpt.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { SessionLog } from "../trace/log.js";
 import type { TurnRecord } from "../trace/records.js";
-import type { ModelCall } from "../trace/types.js";
+import type { ModelCall, ToolCall } from "../trace/types.js";
 import { type AskedCall, AskedCalls } from "./asked-calls.js";
 import type { ToolDirectory, ToolTraits } from "./tool-directory.js";
 
@@ -26,9 +26,28 @@ export class AskedCallsLedger {
     for (const { asked, result } of this.calls.answeredIn(request)) this.recordOutside(turn, asked, result.isError, result.output);
   }
 
-  /** A model call answered: the tool calls it asks for are expected next. */
+  /** Tool calls that claimed an asked call: a reply read after them (a stream) cannot claim them again. */
+  private readonly linked = new WeakSet<ToolCall>();
+
+  /** A tool call that reached the chain claimed `asked` (or none). */
+  reached(record: ToolCall, asked: AskedCall | undefined): void {
+    if (asked !== undefined) this.linked.add(record);
+  }
+
+  /**
+   * A model call answered: the tool calls it asks for are expected next. A live stream reaches the client
+   * before its reply is read whole, so some may have reached the chain already: those are not expected.
+   */
   replied(record: ModelCall): void {
-    this.calls.noteReply(record);
+    const turn = this.log.turns[record.turnIndex];
+    const early = (turn?.toolCalls ?? []).filter((call) => call.start >= record.start && !this.linked.has(call));
+    this.calls.noteReply(record, (asked) => {
+      const index = early.findIndex((call) => call.id === asked.id || call.qualifiedName === asked.qualifiedName);
+      if (index === -1) return false;
+      this.linked.add(early[index] as ToolCall);
+      early.splice(index, 1);
+      return true;
+    });
   }
 
   /**

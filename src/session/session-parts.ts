@@ -105,10 +105,11 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   }
   const log = new SessionLog();
   const turnMiddleware = new Map<number, TurnMiddleware>();
+  const ownSteps = checkSteps(options.steps);
   const steps = buildSteps({
     middleware,
     turnMiddleware: (turnIndex) => turnMiddleware.get(turnIndex),
-    steps: checkSteps(options.steps),
+    steps: ownSteps,
     rules,
     httpMocks,
     cassette,
@@ -124,6 +125,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     tools,
     responder,
     upstream,
+    repliesPassThrough: !(ownSteps ?? []).some((step) => step.kinds === undefined || step.kinds.includes("model")),
     seed: options.seed,
     edges,
     reportLate: (message) => reportLateCall(message, place.testPath),

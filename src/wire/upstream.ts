@@ -24,6 +24,13 @@ export class UpstreamError extends Error {
   }
 }
 
+/** A live reply's events, on their way to the client as they arrive. */
+export interface LiveStream {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ReadableStream<Uint8Array>;
+}
+
 /** What the upstream sent, kept with the reply decoded from it, so an unchanged reply reaches the client as it came. */
 export interface RawReply {
   /** Whether the body is server-sent events. */
@@ -71,7 +78,8 @@ const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive"
 /**
  * Sends a model request on to the real upstream, as the client sent it, and reads the whole answer (JSON or
  * server-sent events) into a reply. The request is marked for MSW to let through untouched, so the HTTP
- * catcher neither traces it a second time nor refuses it.
+ * catcher neither traces it a second time nor refuses it. With `onStream`, a stream of events is handed on
+ * as it arrives (one branch of it), while the other branch is read whole into the reply.
  */
 export async function forwardToUpstream(
   codec: WireCodec,
@@ -80,6 +88,7 @@ export async function forwardToUpstream(
   body: string,
   streamed: boolean,
   signal?: AbortSignal,
+  onStream?: (live: LiveStream) => void,
 ): Promise<ResolvedReply> {
   const sent = new Headers();
   headers.forEach((value, name) => {
@@ -94,8 +103,19 @@ export async function forwardToUpstream(
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
     throw new TooltraceError(`the upstream ${forMessages.url(url)} (createSession({ upstream })) could not be reached: ${reason}`);
   }
-  const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
+  const kept: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept[name] = value;
+  });
+  let text: string;
+  if (onStream !== undefined && response.ok && streamed && contentType.includes("text/event-stream") && response.body !== null) {
+    const [client, mine] = response.body.tee();
+    onStream({ status: response.status, headers: kept, body: client });
+    text = await new Response(mine).text();
+  } else {
+    text = await response.text();
+  }
   if (!response.ok) throw new UpstreamError(response.status, text, contentType);
   let reply: ResolvedReply;
   const events = streamed && contentType.includes("text/event-stream");
@@ -106,10 +126,6 @@ export async function forwardToUpstream(
       `the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${codec.api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
     );
   }
-  const kept: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept[name] = value;
-  });
   rawReplies.set(reply, { streamed: events, status: response.status, headers: kept, body: text });
   return reply;
 }
