@@ -1,13 +1,11 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
 import { expect, test } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
-// The project's own install: a compatibility run (`npm run test:matrix`) works on a copy without one.
-const installed = existsSync(join(root, "node_modules", "vitest"));
 
 /**
  * A user's project with the built package installed, a plain `strict` tsconfig and `skipLibCheck: false`:
@@ -15,33 +13,29 @@ const installed = existsSync(join(root, "node_modules", "vitest"));
  * and the AI SDK mock model. Before: TS2322 (`undefined` is not assignable to `MatchSchema`) and TS2320
  * (`ExpectStatic` cannot extend both `Matchers` and `AsymmetricMatchersContaining`).
  */
-test.skipIf(!installed)("the README's eval type-checks under strict with skipLibCheck off (Vitest 4)", { timeout: 120_000 }, async () => {
-  const project = mkdtempSync(join(tmpdir(), "tooltrace-types-"));
-  const modules = join(project, "node_modules");
-  mkdirSync(join(modules, "tooltrace"), { recursive: true });
-  cpSync(join(root, "dist"), join(modules, "tooltrace", "dist"), { recursive: true });
-  cpSync(join(root, "package.json"), join(modules, "tooltrace", "package.json"));
-  for (const name of readdirSync(join(root, "node_modules"))) {
-    if (name !== "tooltrace" && !name.startsWith(".")) symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
-  }
-  writeFileSync(
-    join(project, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        skipLibCheck: false,
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        target: "es2022",
-        noEmit: true,
-      },
-      include: ["*.ts"],
-    }),
-  );
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", type: "module", private: true }));
-  writeFileSync(
-    join(project, "todo.eval.ts"),
-    `import { expect, test } from "vitest";
+test.skipIf(!projectInstalled)(
+  "the README's eval type-checks under strict with skipLibCheck off (Vitest 4)",
+  { timeout: 120_000 },
+  async () => {
+    const project = projectWithPackage("types");
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          noEmit: true,
+        },
+        include: ["*.ts"],
+      }),
+    );
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", type: "module", private: true }));
+    writeFileSync(
+      join(project, "todo.eval.ts"),
+      `import { expect, test } from "vitest";
 import { createSession, mockModel, type ToolStub } from "tooltrace";
 
 const stubs = [
@@ -57,9 +51,10 @@ test("completes the task", async () => {
   expect(turn).toHaveToolOrder(["list_tasks", "complete_task"]);
 });
 `,
-  );
-  const run = await promisify(execFile)(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
-    (error: { stdout: string; stderr: string }) => error,
-  );
-  expect(`${run.stdout}${run.stderr}`).toBe("");
-});
+    );
+    const run = await promisify(execFile)(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
+      (error: { stdout: string; stderr: string }) => error,
+    );
+    expect(`${run.stdout}${run.stderr}`).toBe("");
+  },
+);
