@@ -21,6 +21,8 @@ export const ENTRIES = {
   wire: "src/entries/wire.ts",
   "agents-sdk": "src/agents/openai-agents.ts",
   cli: "src/cli/index.ts",
+  reporter: "src/entries/reporter.ts",
+  bin: "src/entries/bin.ts",
 };
 
 /** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */

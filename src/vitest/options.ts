@@ -40,4 +40,9 @@ export interface TooltracePluginOptions {
   readonly allowHosts?: readonly string[];
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
+  /**
+   * Write the trace viewer after each run: `tooltrace-report/index.html` (or `outputDir`), one page that opens
+   * from disk, with every test's conversations and timelines. The same as `reporters: ["default", "tooltrace/reporter"]`.
+   */
+  readonly report?: boolean | { readonly outputDir?: string };
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
+import { TooltraceReporter } from "../report/report-reporter.js";
 import { packageRoot, runsFromBuild } from "../base/package-root.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
@@ -57,6 +58,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       vitest = context.vitest;
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
+      if (options.report) context.vitest.config?.reporters?.push(new TooltraceReporter(options.report === true ? {} : options.report));
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.

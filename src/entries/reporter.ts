@@ -1,0 +1,6 @@
+/**
+ * The trace viewer's Vitest reporter: `reporters: ["default", "tooltrace/reporter"]` writes
+ * `tooltrace-report/index.html` (open it from disk) and `report.json`.
+ */
+export { TooltraceReporter as default, TooltraceReporter, type TooltraceReporterOptions } from "../report/report-reporter.js";
+export type { ReportData, ReportTest } from "../report/report-data.js";

@@ -1,0 +1,56 @@
+import { stripVTControlCharacters } from "node:util";
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
+import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
+
+/** One test of a run, as the viewer shows it. */
+export interface ReportTest {
+  /** Unique in the report, for links (`#test=<id>`). */
+  readonly id: string;
+  readonly file: string;
+  readonly fullName: string;
+  readonly state: "passed" | "failed" | "skipped" | "pending";
+  readonly durationMs?: number;
+  /** The failure messages, without terminal colours. */
+  readonly errors: readonly string[];
+  /** The sessions the test ran (`task.meta.tooltrace`), when it ran any. */
+  readonly meta?: TooltraceTaskMeta;
+}
+
+/** What a report holds: every test of the run, with its sessions' turns in their JSON form. */
+export interface ReportData {
+  readonly version: typeof TRACE_FORMAT_VERSION;
+  readonly generatedAt: string;
+  readonly tests: readonly ReportTest[];
+}
+
+/** The part of a Vitest test case the report reads (structural: Vitest's types are not a dependency). */
+export interface ReportedCase {
+  readonly id: string;
+  readonly fullName: string;
+  readonly module: { readonly moduleId: string };
+  meta(): Record<string, unknown>;
+  result(): { readonly state: string; readonly errors?: readonly { readonly message?: string; readonly stack?: string }[] };
+  diagnostic(): { readonly duration?: number } | undefined;
+}
+
+/** A test case as the report keeps it. */
+export function reportTest(testCase: ReportedCase): ReportTest {
+  const result = testCase.result();
+  const state = result.state === "passed" || result.state === "failed" || result.state === "skipped" ? result.state : "pending";
+  const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
+  const duration = testCase.diagnostic()?.duration;
+  return {
+    id: testCase.id,
+    file: testCase.module.moduleId,
+    fullName: testCase.fullName,
+    state,
+    ...(duration !== undefined ? { durationMs: duration } : {}),
+    errors: (result.errors ?? []).map((error) => stripVTControlCharacters(error.message ?? error.stack ?? "")),
+    ...(meta !== undefined ? { meta } : {}),
+  };
+}
+
+/** The report of a run. */
+export function reportData(tests: readonly ReportTest[]): ReportData {
+  return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests };
+}

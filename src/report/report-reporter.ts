@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { message } from "../base/errors.js";
+import { writeAtomically } from "../cassettes/atomic-write.js";
+import { type ReportedCase, reportData, reportTest } from "./report-data.js";
+import { viewerHtml } from "./viewer-html.js";
+
+/** Options of {@link TooltraceReporter}. */
+export interface TooltraceReporterOptions {
+  /** The report's folder. Default `tooltrace-report` in the working folder. */
+  readonly outputDir?: string;
+}
+
+/** The part of a Vitest test module the reporter walks (structural: Vitest's types are not a dependency). */
+interface ReportedModule {
+  readonly children: { allTests(): Iterable<ReportedCase> };
+}
+
+/**
+ * A Vitest reporter that writes the run's trace viewer: one self-contained `index.html` (no server, no
+ * network; open it from disk) with every test, its sessions' conversations and a timeline of each turn, and
+ * `report.json` with the same data. `reporters: ["default", "tooltrace/reporter"]`, or the plugin's
+ * `tooltrace({ report: true })`.
+ */
+export class TooltraceReporter {
+  private readonly outputDir: string;
+
+  constructor(options: TooltraceReporterOptions = {}) {
+    this.outputDir = resolve(options.outputDir ?? "tooltrace-report");
+  }
+
+  onTestRunEnd(testModules: readonly ReportedModule[]): void {
+    const tests = testModules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+    const data = reportData(tests);
+    mkdirSync(this.outputDir, { recursive: true });
+    writeAtomically(join(this.outputDir, "report.json"), JSON.stringify(data));
+    writeAtomically(join(this.outputDir, "index.html"), viewerHtml(data));
+    const failed = tests.filter((test) => test.state === "failed").length;
+    const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
+    const folder = relative(process.cwd(), this.outputDir) || ".";
+    process.stdout.write(
+      `\n${message(`report: ${where} (${tests.length} tests, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,
+    );
+  }
+}
+
+export default TooltraceReporter;

@@ -1,0 +1,208 @@
+/**
+ * The viewer's code, run in the page: plain browser JavaScript kept as text (no template literals inside,
+ * so it can live in one). It reads the report's data from `<script id="tooltrace-data">` and draws the test
+ * list, the selected test's conversation (every interaction, what answered it, its details on demand) and
+ * a waterfall of its interactions on one clock. State lives in the URL's hash, so a link opens one test or
+ * one call.
+ */
+export const VIEWER_SCRIPT = String.raw`
+(function () {
+  var data = JSON.parse(document.getElementById("tooltrace-data").textContent);
+  var tests = data.tests;
+  var state = { filter: "all", query: "", test: undefined, call: undefined };
+  var $ = function (tag, cls, text) {
+    var el = document.createElement(tag);
+    if (cls) el.className = cls;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  };
+  var json = function (value) {
+    try { return JSON.stringify(value, null, 2); } catch (e) { return String(value); }
+  };
+  var short = function (value, max) {
+    var text = typeof value === "string" ? value : json(value);
+    text = text === undefined ? "" : text.replace(/\s+/g, " ");
+    return text.length > max ? text.slice(0, max - 1) + "\u2026" : text;
+  };
+  var source = function (by, kind) {
+    if (!by) return "not answered";
+    switch (by.kind) {
+      case "stub": return "stub \u201c" + by.ruleId + "\u201d #" + (by.outcomeIndex + 1);
+      case "real": return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
+      case "mock-model": return "mock model";
+      case "msw-handler": return "your MSW handler";
+      case "strict": return "strict mode";
+      case "middleware": return "middleware \u201c" + by.name + "\u201d";
+      case "cassette": return "cassette, recorded call " + (by.entry + 1);
+      case "outside": return "never reached tooltrace";
+      default: return by.kind;
+    }
+  };
+  var interactions = function (turn) {
+    var all = [];
+    (turn.toolCalls || []).forEach(function (c) { all.push(c); });
+    (turn.modelCalls || []).forEach(function (c) { all.push(c); });
+    (turn.httpCalls || []).forEach(function (c) { all.push(c); });
+    all.sort(function (a, b) { return a.seq - b.seq; });
+    return all;
+  };
+  var nameOf = function (call) {
+    if (call.kind === "tool") return call.qualifiedName || call.tool;
+    if (call.kind === "model") return call.provider + " " + call.model;
+    return call.method + " " + call.url;
+  };
+  var matches = function (test) {
+    if (state.filter === "failed" && test.state !== "failed") return false;
+    if (state.query === "") return true;
+    var q = state.query.toLowerCase();
+    if (test.fullName.toLowerCase().indexOf(q) !== -1) return true;
+    var sessions = (test.meta && test.meta.sessions) || [];
+    return sessions.some(function (s) {
+      return s.turns.some(function (t) {
+        return interactions(t).some(function (c) { return nameOf(c).toLowerCase().indexOf(q) !== -1; });
+      });
+    });
+  };
+  var readHash = function () {
+    var params = new URLSearchParams(location.hash.slice(1));
+    state.test = params.get("test") || undefined;
+    state.call = params.get("call") || undefined;
+  };
+  var writeHash = function () {
+    var params = new URLSearchParams();
+    if (state.test) params.set("test", state.test);
+    if (state.call) params.set("call", state.call);
+    history.replaceState(null, "", "#" + params.toString());
+  };
+
+  function drawList() {
+    var list = document.getElementById("tests");
+    list.textContent = "";
+    var shown = tests.filter(matches);
+    document.getElementById("count").textContent = shown.length + " of " + tests.length + " tests";
+    shown.forEach(function (test) {
+      var item = $("li", "test " + test.state + (test.id === state.test ? " selected" : ""));
+      item.setAttribute("data-test", test.id);
+      item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
+      item.appendChild($("span", "name", test.fullName));
+      item.onclick = function () { state.test = test.id; state.call = undefined; writeHash(); draw(); };
+      list.appendChild(item);
+    });
+  }
+
+  function drawCall(call, turn, parent) {
+    var row = $("div", "call " + call.kind + " " + call.status);
+    row.id = "call-" + call.seq;
+    row.setAttribute("data-seq", String(call.seq));
+    var head = $("div", "head");
+    head.appendChild($("span", "kind", call.kind));
+    head.appendChild($("span", "cname", nameOf(call)));
+    head.appendChild($("span", "status", call.status));
+    head.appendChild($("span", "by", source(call.answeredBy, call.kind)));
+    head.appendChild($("span", "ms", call.durationMs === undefined || call.durationMs === null ? "" : Math.round(call.durationMs) + " ms"));
+    row.appendChild(head);
+    var summary = call.kind === "tool" ? short(call.input, 120) + (call.error ? "  \u2192 " + short(call.error.message, 160) : call.status === "completed" ? "  \u2192 " + short(call.output, 160) : "")
+      : call.kind === "model" ? short((call.reply && (call.reply.text || (call.reply.toolCalls || []).map(function (t) { return t.name; }).join(", "))) || "", 200)
+      : String(call.statusCode || "");
+    row.appendChild($("div", "summary", summary));
+    var open = state.call === String(call.seq);
+    head.onclick = function () {
+      state.call = state.call === String(call.seq) ? undefined : String(call.seq);
+      writeHash();
+      draw();
+    };
+    if (open) {
+      row.classList.add("open");
+      var details = $("div", "details");
+      var fields = call.kind === "tool" ? { input: call.input, output: call.output, error: call.error, path: call.path, changes: call.changes }
+        : call.kind === "model" ? { request: call.request, reply: call.reply, usage: call.usage, http: call.http }
+        : { method: call.method, url: call.url, requestBody: call.requestBody, status: call.statusCode, parentSeq: call.parentSeq };
+      Object.keys(fields).forEach(function (key) {
+        if (fields[key] === undefined || fields[key] === null) return;
+        details.appendChild($("div", "label", key));
+        details.appendChild($("pre", "value", json(fields[key])));
+      });
+      row.appendChild(details);
+    }
+    parent.appendChild(row);
+  }
+
+  function drawTimeline(turn, calls, parent) {
+    var box = $("div", "timeline");
+    var start = calls.reduce(function (min, c) { return Math.min(min, c.start); }, Infinity);
+    var end = calls.reduce(function (max, c) { return Math.max(max, c.end === undefined || c.end === null ? c.start : c.end); }, start);
+    var span = Math.max(end - start, 1);
+    calls.forEach(function (call) {
+      var bar = $("div", "bar " + call.kind + " " + call.status);
+      var stop = call.end === undefined || call.end === null ? end : call.end;
+      bar.style.left = ((call.start - start) / span) * 100 + "%";
+      bar.style.width = Math.max(((stop - call.start) / span) * 100, 0.4) + "%";
+      bar.title = nameOf(call) + " \u2014 " + call.status;
+      bar.setAttribute("data-seq", String(call.seq));
+      bar.onclick = function () { state.call = String(call.seq); writeHash(); draw(); };
+      var lane = $("div", "lane");
+      lane.appendChild($("span", "lane-name", nameOf(call)));
+      var track = $("div", "track");
+      track.appendChild(bar);
+      lane.appendChild(track);
+      box.appendChild(lane);
+    });
+    parent.appendChild(box);
+  }
+
+  function drawTest() {
+    var main = document.getElementById("main");
+    main.textContent = "";
+    var test = tests.find(function (t) { return t.id === state.test; }) || tests.find(matches);
+    if (!test) { main.appendChild($("p", "empty", "No test matches.")); return; }
+    state.test = test.id;
+    var header = $("div", "header " + test.state);
+    header.appendChild($("h1", "", test.fullName));
+    header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + Math.round(test.durationMs) + " ms" : "")));
+    main.appendChild(header);
+    (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
+    var sessions = (test.meta && test.meta.sessions) || [];
+    if (sessions.length === 0) main.appendChild($("p", "empty", "No tooltrace session in this test."));
+    sessions.forEach(function (session) {
+      var box = $("section", "session");
+      box.appendChild($("h2", "", session.name + (session.strict ? " (strict)" : "")));
+      (session.violations || []).forEach(function (v) { box.appendChild($("div", "violation", v)); });
+      if ((session.unusedRuleIds || []).length > 0) box.appendChild($("div", "unused", "unused rules: " + session.unusedRuleIds.join(", ")));
+      session.turns.forEach(function (turn) {
+        var t = $("div", "turn " + turn.status);
+        t.appendChild($("div", "bubble user", turn.userMessage));
+        var calls = interactions(turn);
+        var list = $("div", "calls");
+        calls.forEach(function (call) { drawCall(call, turn, list); });
+        t.appendChild(list);
+        if (turn.error) t.appendChild($("div", "bubble failed", turn.error.name + ": " + turn.error.message));
+        else t.appendChild($("div", "bubble agent", turn.text || "(no text)"));
+        t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + Math.round(turn.durationMs || 0) + " ms"));
+        if (calls.length > 0) drawTimeline(turn, calls, t);
+        box.appendChild(t);
+      });
+      main.appendChild(box);
+    });
+    if (state.call) {
+      var open = document.getElementById("call-" + state.call);
+      if (open) open.scrollIntoView({ block: "center" });
+    }
+  }
+
+  function draw() { drawList(); drawTest(); }
+
+  document.getElementById("search").oninput = function (event) { state.query = event.target.value; draw(); };
+  Array.prototype.forEach.call(document.querySelectorAll("[data-filter]"), function (button) {
+    button.onclick = function () {
+      state.filter = button.getAttribute("data-filter");
+      Array.prototype.forEach.call(document.querySelectorAll("[data-filter]"), function (b) { b.classList.toggle("on", b === button); });
+      draw();
+    };
+  });
+  window.addEventListener("hashchange", function () { readHash(); draw(); });
+  readHash();
+  if (!state.test) { var failed = tests.find(function (t) { return t.state === "failed"; }); if (failed) state.test = failed.id; }
+  draw();
+  document.body.setAttribute("data-ready", "true");
+})();
+`;

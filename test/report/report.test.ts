@@ -1,0 +1,50 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { ReportData } from "tooltrace/reporter";
+import { runWithReport } from "../fixtures/report-run.js";
+
+const root = join(import.meta.dirname, "../..");
+/** The plugin fixture run as a user would, with the tooltrace reporter beside the default one. */
+let run: { stdout: string; folder: string };
+beforeAll(async () => {
+  run = await runWithReport();
+}, 60_000);
+
+describe("the trace viewer's report, written by the tooltrace reporter", () => {
+  test("the run ends by naming the report; the folder holds one self-contained page and its data", () => {
+    expect(run.stdout).toMatch(
+      /\[tooltrace\] report: tooltrace-report\/index\.html \(\d+ tests, \d+ failed\); open it with: npx tooltrace show tooltrace-report/,
+    );
+    const html = readFileSync(join(run.folder, "index.html"), "utf8");
+    // Nothing is fetched: no external script, style, image or font.
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+    expect(html).toContain("default-src 'none'");
+    const data = JSON.parse(readFileSync(join(run.folder, "report.json"), "utf8")) as ReportData;
+    const strict = data.tests.find((test) => test.fullName.includes("strict violation fails the test even though the agent recovered"));
+    expect(strict?.state).toBe("failed");
+    expect(strict?.errors.join("\n")).toContain("strict mode: no stub rule matched list_tasks({})");
+    // Failure messages without terminal colours.
+    for (const test of data.tests) for (const error of test.errors) expect(error).not.toMatch(/\u001b\[/);
+    const concurrent = data.tests.find((test) => test.fullName.includes("concurrent one records its own turns"));
+    expect(concurrent?.meta?.sessions[0]?.turns[0]?.toolCalls).toHaveLength(1);
+  });
+
+  test("`tooltrace show` prints the page of a report folder, and makes one for a report.json", async () => {
+    const bin = join(root, "dist", "bin.js");
+    const folder = await promisify(execFile)(process.execPath, [bin, "show", run.folder, "--no-open"]);
+    expect(folder.stdout.trim()).toBe(join(run.folder, "index.html"));
+    const fromJson = await promisify(execFile)(process.execPath, [bin, "show", join(run.folder, "report.json"), "--no-open"]);
+    const page = fromJson.stdout.trim();
+    expect(existsSync(page)).toBe(true);
+    expect(readFileSync(page, "utf8")).toContain('id="tooltrace-data"');
+    const missing = await promisify(execFile)(process.execPath, [bin, "show", join(run.folder, "nothing.json"), "--no-open"]).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    if (!("code" in missing)) throw new Error("`tooltrace show` of a missing file succeeded");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("does not exist.");
+  });
+});

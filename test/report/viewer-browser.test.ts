@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runWithReport } from "../fixtures/report-run.js";
+
+/** Debian's chromium (`scripts/ensure-chromium.mjs` installs it for `npm test`), or CHROMIUM_PATH. */
+const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (path): path is string => path !== undefined && existsSync(path),
+);
+
+let browser: Browser;
+let page: Page;
+let url: string;
+beforeAll(async () => {
+  if (executablePath === undefined)
+    throw new Error("no Chromium for the viewer's browser tests: sudo apt-get install -y chromium (or set CHROMIUM_PATH)");
+  const run = await runWithReport();
+  url = pathToFileURL(join(run.folder, "index.html")).href;
+  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // Nothing may be fetched: a request other than the page itself would be a leak of the report's data.
+  page.on("request", (request) => {
+    if (request.url() !== url) throw new Error(`the viewer fetched ${request.url()}`);
+  });
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the trace viewer in a real browser (headless Chromium), opened from disk", () => {
+  test("it opens on a failed test; a failed test is marked, with its message and conversation", async () => {
+    await page.goto(url);
+    await page.waitForSelector("body[data-ready=true]");
+    await expect.poll(() => page.locator("main .header h1").getAttribute("class")).toBeNull();
+    expect(await page.locator("main .header").getAttribute("class")).toBe("header failed");
+    const failed = page.locator("li.test.failed", { hasText: "strict violation fails the test even though the agent recovered" });
+    await expect.poll(() => failed.count()).toBe(1);
+    await failed.click();
+    await expect.poll(() => page.locator("main .header.failed h1").textContent()).toContain("strict violation fails the test");
+    await expect
+      .poll(() => page.locator("main pre.error").first().textContent())
+      .toContain("strict mode: no stub rule matched list_tasks({})");
+    await expect.poll(() => page.locator("main .call.tool .by").first().textContent()).toBe("strict mode");
+    // The README's picture of the viewer: `TOOLTRACE_SCREENSHOT=1 npx vitest run test/report` writes it again.
+    const shot =
+      process.env.TOOLTRACE_SCREENSHOT === "1" ? join(import.meta.dirname, "../../docs") : mkdtempSync(join(tmpdir(), "tooltrace-shot-"));
+    mkdirSync(shot, { recursive: true });
+    await page.screenshot({ path: join(shot, "viewer.png") });
+  });
+
+  test("a test's conversation shows what the stub answered, and its timeline has one bar per interaction", async () => {
+    await page.locator("li.test", { hasText: "leaves an unused rule" }).click();
+    await expect.poll(() => page.locator("main .call.tool .by").first().textContent()).toBe("stub \u201cused\u201d #1");
+    const calls = await page.locator("main .call").count();
+    expect(calls).toBeGreaterThan(0);
+    expect(await page.locator("main .timeline .bar").count()).toBe(calls);
+    // A call opens its details, and the link opens the same call.
+    await page.locator("main .call .head").first().click();
+    await expect.poll(() => page.locator("main .call.open .details").textContent()).toContain("input");
+    expect(new URL(page.url()).hash).toMatch(/test=.+&call=\d+/);
+  });
+
+  test("search finds the tests that called a tool; the Failed filter keeps only failures", async () => {
+    await page.locator("#search").fill("list_tasks");
+    const found = await page.locator("li.test").count();
+    expect(found).toBeGreaterThan(0);
+    await page.locator("#search").fill("no such tool anywhere");
+    await expect.poll(() => page.locator("li.test").count()).toBe(0);
+    await page.locator("#search").fill("");
+    await page.locator("[data-filter=failed]").click();
+    const names = await page.locator("li.test").allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    expect(await page.locator("li.test.passed").count()).toBe(0);
+  });
+});
