@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
+import { plainMessagesReporter } from "../report/plain-messages-reporter.js";
 import { TooltraceReporter } from "../report/report-reporter.js";
 import { packageRoot, runsFromBuild } from "../base/package-root.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
@@ -59,6 +60,12 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
       if (options.report) context.vitest.config?.reporters?.push(new TooltraceReporter(options.report === true ? {} : options.report));
+      // JUnit: messages without colours, and each failing eval's conversation as a property of its test case.
+      const reporters = context.vitest.config?.reporters ?? [];
+      if (reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "junit")) {
+        reporters.unshift(plainMessagesReporter());
+        process.env.TOOLTRACE_JUNIT = "1";
+      }
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.

@@ -20,6 +20,7 @@ import { fileFinished, takeLateCallReports, takeOrphanLateCalls } from "../lifec
 import { runInScope, setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { LATE_CALLS_META } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
+import { conversationText } from "../report/conversation-text.js";
 
 vitest.expect.extend(matchers);
 
@@ -107,6 +108,9 @@ vitest.afterEach(async ({ task }) => {
   scopes.delete(task);
   const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn");
   if (meta.sessions.length > 0) task.meta.tooltrace = meta;
+  // Under a JUnit reporter, a failing eval's conversation is its test's output (JUnit's `system-out`).
+  const failing = failure !== undefined || (task.result?.errors?.length ?? 0) > 0;
+  if (process.env.TOOLTRACE_JUNIT === "1" && failing && meta.sessions.length > 0) console.log(conversationText(meta));
   for (const warning of warnings) console.warn(warning);
   if (failure) throw failure;
 });

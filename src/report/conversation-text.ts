@@ -1,0 +1,19 @@
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
+import { formatToolCalls } from "../trace/format.js";
+import type { ToolCall } from "../trace/types.js";
+
+/** A test's conversations as plain text (no colours), for CI reports that show text: JUnit's properties. */
+export function conversationText(meta: TooltraceTaskMeta): string {
+  const lines: string[] = [];
+  for (const session of meta.sessions) {
+    lines.push(`${session.name}${session.strict ? " (strict)" : ""}`);
+    for (const violation of session.violations) lines.push(`  violation: ${violation}`);
+    for (const turn of session.turns) {
+      lines.push(`  user: ${turn.userMessage}`);
+      lines.push(formatToolCalls(turn.toolCalls as unknown as readonly ToolCall[], "    "));
+      lines.push(turn.error ? `  failed: ${turn.error.name}: ${turn.error.message}` : `  agent: ${turn.text}`);
+      lines.push(`  (${turn.modelCalls.length} model calls, ${turn.usage.totalTokens} tokens)`);
+    }
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,33 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
+
+const config = join(import.meta.dirname, "../fixtures/plugin-project/vitest.config.ts");
+
+test("JUnit output has no terminal colours, and a failing eval's conversation is its test case's system-out", {
+  timeout: 60_000,
+}, async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-junit-")), "junit.xml");
+  await promisify(execFile)(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=junit", `--outputFile=${out}`],
+    {
+      // Colours on, as on a developer's terminal: before, JUnit's `message` attributes kept the escapes.
+      env: { ...process.env, CI: "1", FORCE_COLOR: "1" },
+    },
+  ).catch(() => undefined);
+  const xml = readFileSync(out, "utf8");
+  expect(xml).toContain("strict mode: no stub rule matched list_tasks({})");
+  expect(xml).toContain('name="a tooltrace matcher that fails"');
+  expect(xml).toContain("expect(received).toHaveCalledTool(expected)");
+  expect(xml).not.toMatch(/\u001b\[|&#x1b;|&#27;/i);
+  const strictCase = xml.slice(xml.indexOf('name="strict violation fails the test even though the agent recovered"'));
+  const output = /<system-out>([\s\S]*?)<\/system-out>/.exec(strictCase.slice(0, strictCase.indexOf("</testcase>")))?.[1] ?? "";
+  expect(output).toContain("user: hi");
+  expect(output).toContain("list_tasks({}) → rejected [strict mode: no rule matched]");
+  expect(output).toContain("agent: recovered");
+});
