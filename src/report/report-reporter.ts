@@ -3,6 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { message } from "../base/errors.js";
 import { writeAtomically } from "../cassettes/atomic-write.js";
 import { type ReportedCase, reportData, reportTest } from "./report-data.js";
+import { writeGithubSummary } from "./github-summary.js";
 import { viewerHtml } from "./viewer-html.js";
 
 /** Options of {@link TooltraceReporter}. */
@@ -37,6 +38,9 @@ export class TooltraceReporter {
     writeAtomically(join(this.outputDir, "index.html"), viewerHtml(data));
     const failed = tests.filter((test) => test.state === "failed").length;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
+    // On GitHub Actions, the run's totals as the job's summary too.
+    const summary = process.env.GITHUB_STEP_SUMMARY;
+    if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests);
     const folder = relative(process.cwd(), this.outputDir) || ".";
     process.stdout.write(
       `\n${message(`report: ${where} (${tests.length} tests, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,

@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
+import { githubSummaryReporter } from "../report/github-summary.js";
 import { plainMessagesReporter } from "../report/plain-messages-reporter.js";
 import { TooltraceReporter } from "../report/report-reporter.js";
 import { packageRoot, runsFromBuild } from "../base/package-root.js";
@@ -60,6 +61,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
       if (options.report) context.vitest.config?.reporters?.push(new TooltraceReporter(options.report === true ? {} : options.report));
+      else if (process.env.GITHUB_ACTIONS === "true") context.vitest.config?.reporters?.push(githubSummaryReporter());
       // JUnit: messages without colours, and each failing eval's conversation as a property of its test case.
       const reporters = context.vitest.config?.reporters ?? [];
       if (reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "junit")) {

@@ -31,3 +31,19 @@ test("JUnit output has no terminal colours, and a failing eval's conversation is
   expect(output).toContain("list_tasks({}) → rejected [strict mode: no rule matched]");
   expect(output).toContain("agent: recovered");
 });
+
+test("on GitHub Actions the plugin writes the job summary: totals, the pass rate, a row per file, the failed evals", {
+  timeout: 60_000,
+}, async () => {
+  const summary = join(mkdtempSync(join(tmpdir(), "tooltrace-summary-")), "summary.md");
+  await promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config], {
+    env: { ...process.env, CI: "1", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary },
+  }).catch(() => undefined);
+  const text = readFileSync(summary, "utf8");
+  expect(text).toContain("## tooltrace");
+  expect(text).toMatch(
+    /\| tests \| passed \| failed \| pass rate \| sessions \| tool calls \| model calls \| tokens \|\n\| ---: .*\n\| 13 \| 8 \| 5 \| 61\.5% \| \d+ \| \d+ \| \d+ \| \d+ \|/,
+  );
+  expect(text).toMatch(/\| [^|]*plugin\.agent-spec\.ts \| \d+ \| \d+ \|/);
+  expect(text).toContain("- strict violation fails the test even though the agent recovered: [tooltrace] session 1: strict mode");
+});

@@ -1,0 +1,71 @@
+import { appendFileSync } from "node:fs";
+import { type ReportedCase, type ReportTest, reportTest } from "./report-data.js";
+
+/** The totals of a run's evals: tests by state, and what their sessions did. */
+function totals(tests: readonly ReportTest[]) {
+  let toolCalls = 0;
+  let modelCalls = 0;
+  let tokens = 0;
+  let sessions = 0;
+  for (const test of tests) {
+    for (const session of test.meta?.sessions ?? []) {
+      sessions += 1;
+      for (const turn of session.turns) {
+        toolCalls += turn.toolCalls.length;
+        modelCalls += turn.modelCalls.length;
+        tokens += turn.usage.totalTokens;
+      }
+    }
+  }
+  const passed = tests.filter((test) => test.state === "passed").length;
+  const failed = tests.filter((test) => test.state === "failed").length;
+  return { passed, failed, sessions, toolCalls, modelCalls, tokens };
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/**
+ * The run as a GitHub Actions job summary: totals, the pass rate, and a row per test file (its tests,
+ * passed, tool calls, model calls, tokens); the failed evals listed by name. Markdown, appended to `file`.
+ */
+export function writeGithubSummary(file: string, tests: readonly ReportTest[]): void {
+  const all = totals(tests);
+  const run = all.passed + all.failed;
+  const rate = run === 0 ? "–" : `${Math.round((all.passed / run) * 1000) / 10}%`;
+  const lines = [
+    "## tooltrace",
+    "",
+    "| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    `| ${tests.length} | ${all.passed} | ${all.failed} | ${rate} | ${all.sessions} | ${all.toolCalls} | ${all.modelCalls} | ${all.tokens} |`,
+    "",
+    "| file | tests | passed | tool calls | model calls | tokens |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  const byFile = new Map<string, ReportTest[]>();
+  for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
+  for (const [file, inFile] of byFile) {
+    const t = totals(inFile);
+    lines.push(`| ${cell(file)} | ${inFile.length} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |`);
+  }
+  const failing = tests.filter((test) => test.state === "failed");
+  if (failing.length > 0) {
+    lines.push("", "Failed evals:", "");
+    for (const test of failing) lines.push(`- ${cell(test.fullName)}: ${cell((test.errors[0] ?? "").split("\n")[0] ?? "")}`);
+  }
+  appendFileSync(file, `${lines.join("\n")}\n`);
+}
+
+/** Added by the plugin on GitHub Actions (`GITHUB_ACTIONS`): the job summary, without the viewer's files. */
+export function githubSummaryReporter(): { onTestRunEnd(modules: readonly { children: { allTests(): Iterable<ReportedCase> } }[]): void } {
+  return {
+    onTestRunEnd(modules) {
+      const file = process.env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      writeGithubSummary(
+        file,
+        modules.flatMap((module) => [...module.children.allTests()].map(reportTest)),
+      );
+    },
+  };
+}
