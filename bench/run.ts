@@ -1,6 +1,7 @@
 import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { hostileInput, reportHostileInput } from "./hostile-input.js";
+import { reportViewerRender, viewerRender } from "./viewer-render.js";
 import { httpMock, reportHttpMock } from "./http-mock.js";
 import { importCost, reportImportCost } from "./import-cost.js";
 import { modelTurn, reportModelTurn } from "./model-turn.js";
@@ -28,3 +29,5 @@ console.log();
 console.log(reportCassetteReplay(await cassetteReplay()));
 console.log();
 console.log(reportHostileInput(await hostileInput()));
+console.log();
+console.log(reportViewerRender(await viewerRender()));

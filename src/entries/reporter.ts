@@ -4,3 +4,5 @@
  */
 export { TooltraceReporter as default, TooltraceReporter, type TooltraceReporterOptions } from "../report/report-reporter.js";
 export type { ReportData, ReportTest } from "../report/report-data.js";
+export { viewerHtml } from "../report/viewer-html.js";
+export { reportData } from "../report/report-data.js";

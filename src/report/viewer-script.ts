@@ -127,7 +127,37 @@ export const VIEWER_SCRIPT = String.raw`
     parent.appendChild(row);
   }
 
+  // A long turn's timeline is one canvas (a bar per interaction, 2 px high): thousands of lanes as elements
+  // would cost more than the conversation itself.
+  function drawCanvasTimeline(calls, start, end, parent) {
+    var box = $("div", "timeline");
+    var canvas = document.createElement("canvas");
+    var width = 1000;
+    var row = 2;
+    canvas.width = width;
+    canvas.height = calls.length * row;
+    canvas.className = "canvas";
+    var g = canvas.getContext("2d");
+    var span = Math.max(end - start, 1);
+    var colors = { tool: "#8250df", model: "#0969da", http: "#9a6700" };
+    calls.forEach(function (call, i) {
+      var stop = call.end === undefined || call.end === null ? end : call.end;
+      g.fillStyle = call.status === "failed" || call.status === "rejected" ? "#cf222e" : colors[call.kind] || "#888";
+      g.fillRect(((call.start - start) / span) * width, i * row, Math.max(((stop - call.start) / span) * width, 1), row);
+    });
+    canvas.onclick = function (event) {
+      var rect = canvas.getBoundingClientRect();
+      var index = Math.floor(((event.clientY - rect.top) / rect.height) * calls.length);
+      if (calls[index]) { state.call = String(calls[index].seq); writeHash(); draw(); }
+    };
+    box.appendChild(canvas);
+    parent.appendChild(box);
+  }
+
   function drawTimeline(turn, calls, parent) {
+    var first = calls.reduce(function (min, c) { return Math.min(min, c.start); }, Infinity);
+    var last = calls.reduce(function (max, c) { return Math.max(max, c.end === undefined || c.end === null ? c.start : c.end); }, first);
+    if (calls.length > 500) return drawCanvasTimeline(calls, first, last, parent);
     var box = $("div", "timeline");
     var start = calls.reduce(function (min, c) { return Math.min(min, c.start); }, Infinity);
     var end = calls.reduce(function (max, c) { return Math.max(max, c.end === undefined || c.end === null ? c.start : c.end); }, start);
@@ -148,6 +178,22 @@ export const VIEWER_SCRIPT = String.raw`
       box.appendChild(lane);
     });
     parent.appendChild(box);
+  }
+
+  // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in.
+  var pending = 0;
+  function drawCalls(calls, turn, list) {
+    var at = 0;
+    var chunk = function (size) {
+      var rows = document.createDocumentFragment();
+      for (var end = Math.min(at + size, calls.length); at < end; at++) drawCall(calls[at], turn, rows);
+      list.appendChild(rows);
+      if (at < calls.length) requestAnimationFrame(function () { chunk(2000); });
+      else if (--pending === 0) document.body.setAttribute("data-complete", "true");
+    };
+    pending += 1;
+    document.body.removeAttribute("data-complete");
+    chunk(state.call ? calls.length : 300);
   }
 
   function drawTest() {
@@ -173,7 +219,7 @@ export const VIEWER_SCRIPT = String.raw`
         t.appendChild($("div", "bubble user", turn.userMessage));
         var calls = interactions(turn);
         var list = $("div", "calls");
-        calls.forEach(function (call) { drawCall(call, turn, list); });
+        drawCalls(calls, turn, list);
         t.appendChild(list);
         if (turn.error) t.appendChild($("div", "bubble failed", turn.error.name + ": " + turn.error.message));
         else t.appendChild($("div", "bubble agent", turn.text || "(no text)"));
@@ -189,7 +235,12 @@ export const VIEWER_SCRIPT = String.raw`
     }
   }
 
-  function draw() { drawList(); drawTest(); }
+  function draw() {
+    pending = 0;
+    drawList();
+    drawTest();
+    if (pending === 0) document.body.setAttribute("data-complete", "true");
+  }
 
   document.getElementById("search").oninput = function (event) { state.query = event.target.value; draw(); };
   Array.prototype.forEach.call(document.querySelectorAll("[data-filter]"), function (button) {
