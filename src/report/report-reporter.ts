@@ -4,12 +4,15 @@ import { message } from "../base/errors.js";
 import { writeAtomically } from "../cassettes/atomic-write.js";
 import { type ReportedCase, reportData, reportTest } from "./report-data.js";
 import { writeGithubSummary } from "./github-summary.js";
+import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
 
 /** Options of {@link TooltraceReporter}. */
 export interface TooltraceReporterOptions {
   /** The report's folder. Default `tooltrace-report` in the working folder. */
   readonly outputDir?: string;
+  /** Also send every turn as OpenTelemetry spans to an OTLP/HTTP endpoint (see {@link OtelOptions}). Default off. */
+  readonly otel?: boolean | OtelOptions;
 }
 
 /** The part of a Vitest test module the reporter walks (structural: Vitest's types are not a dependency). */
@@ -25,12 +28,14 @@ interface ReportedModule {
  */
 export class TooltraceReporter {
   private readonly outputDir: string;
+  private readonly otel: OtelOptions | undefined;
 
   constructor(options: TooltraceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? "tooltrace-report");
+    this.otel = options.otel === true ? {} : options.otel || undefined;
   }
 
-  onTestRunEnd(testModules: readonly ReportedModule[]): void {
+  async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
     const tests = testModules.flatMap((module) => [...module.children.allTests()].map(reportTest));
     const data = reportData(tests);
     mkdirSync(this.outputDir, { recursive: true });
@@ -45,6 +50,7 @@ export class TooltraceReporter {
     process.stdout.write(
       `\n${message(`report: ${where} (${tests.length} tests, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,
     );
+    if (this.otel !== undefined) await exportToOtlp(tests, this.otel);
   }
 }
 

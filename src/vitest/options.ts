@@ -45,4 +45,11 @@ export interface TooltracePluginOptions {
    * from disk, with every test's conversations and timelines. The same as `reporters: ["default", "tooltrace/reporter"]`.
    */
   readonly report?: boolean | { readonly outputDir?: string };
+  /**
+   * Send every turn as OpenTelemetry spans (GenAI semantic conventions) to an OTLP/HTTP endpoint after each
+   * run: `true` for the OpenTelemetry environment (`OTEL_EXPORTER_OTLP_ENDPOINT`), or `{ url, serviceName }`.
+   * Needs `@opentelemetry/api`, `@opentelemetry/sdk-trace`, `@opentelemetry/resources` and
+   * `@opentelemetry/exporter-trace-otlp-http`. Default off.
+   */
+  readonly otel?: boolean | { readonly url?: string; readonly serviceName?: string };
 }

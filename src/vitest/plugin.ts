@@ -60,7 +60,11 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       vitest = context.vitest;
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
-      if (options.report) context.vitest.config?.reporters?.push(new TooltraceReporter(options.report === true ? {} : options.report));
+      const reportOptions = options.report === true || !options.report ? {} : options.report;
+      if (options.report || options.otel)
+        context.vitest.config?.reporters?.push(
+          new TooltraceReporter({ ...reportOptions, ...(options.otel ? { otel: options.otel } : {}) }),
+        );
       else if (process.env.GITHUB_ACTIONS === "true") context.vitest.config?.reporters?.push(githubSummaryReporter());
       // JUnit: messages without colours, and each failing eval's conversation as a property of its test case.
       const reporters = context.vitest.config?.reporters ?? [];
