@@ -22,6 +22,7 @@ export const ENTRIES = {
   "agents-sdk": "src/agents/openai-agents.ts",
   cli: "src/cli/index.ts",
   reporter: "src/entries/reporter.ts",
+  "json-reporter": "src/entries/json-reporter.ts",
   bin: "src/entries/bin.ts",
 };
 

@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { ReportData } from "tooltrace/reporter";
 import { runWithReport } from "../fixtures/report-run.js";
+import { packageFile } from "../fixtures/versions.js";
 
 const root = join(import.meta.dirname, "../..");
 /** The plugin fixture run as a user would, with the tooltrace reporter beside the default one. */
@@ -47,4 +49,28 @@ describe("the trace viewer's report, written by the tooltrace reporter", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("does not exist.");
   });
+});
+
+test("the JSON turn format as a reporter of its own: every test with its sessions' turns, nothing else", { timeout: 60_000 }, async () => {
+  const cwd = mkdtempSync(join(tmpdir(), "tooltrace-json-reporter-"));
+  await promisify(execFile)(
+    process.execPath,
+    [
+      packageFile("vitest", "vitest.mjs"),
+      "run",
+      "--config",
+      join(import.meta.dirname, "../fixtures/plugin-project/vitest.config.ts"),
+      "--reporter=tooltrace/json-reporter",
+    ],
+    { cwd, env: { ...process.env, CI: "1" } },
+  ).catch(() => undefined);
+  const data = JSON.parse(readFileSync(join(cwd, "tooltrace-turns.json"), "utf8")) as ReportData;
+  expect(data.version).toBe(2);
+  const concurrent = data.tests.find((test) => test.fullName.includes("concurrent two records its own turns"));
+  expect(concurrent?.meta?.sessions[0]?.turns[0]).toMatchObject({
+    version: 2,
+    userMessage: expect.any(String),
+    toolCalls: [expect.objectContaining({ tool: "list_tasks" })],
+  });
+  expect(existsSync(join(cwd, "tooltrace-report"))).toBe(false);
 });

@@ -1,0 +1,28 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { writeAtomically } from "../cassettes/atomic-write.js";
+import { type ReportedCase, reportData, reportTest } from "./report-data.js";
+
+/** Options of {@link TooltraceJsonReporter}. */
+export interface TooltraceJsonReporterOptions {
+  /** The file. Default `tooltrace-turns.json` in the working folder. */
+  readonly outputFile?: string;
+}
+
+/**
+ * A Vitest reporter that writes the run's turns in their documented JSON form (`ReportData`: every test with
+ * its sessions' `TurnJson`s), and nothing else: `reporters: ["default", "tooltrace/json-reporter"]`.
+ */
+export class TooltraceJsonReporter {
+  private readonly outputFile: string;
+
+  constructor(options: TooltraceJsonReporterOptions = {}) {
+    this.outputFile = resolve(options.outputFile ?? "tooltrace-turns.json");
+  }
+
+  onTestRunEnd(testModules: readonly { readonly children: { allTests(): Iterable<ReportedCase> } }[]): void {
+    const tests = testModules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+    mkdirSync(dirname(this.outputFile), { recursive: true });
+    writeAtomically(this.outputFile, JSON.stringify(reportData(tests), null, 2));
+  }
+}
