@@ -1,14 +1,18 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
-/** One process: its parent, and when it started (so a reused pid is never taken for it). */
+/** One process: its parent, when it started (so a reused pid is never taken for it), and whether it carries the marker. */
 interface ProcessEntry {
   readonly ppid: number;
   readonly start: string;
+  readonly marked: boolean;
 }
 
-/** Every process on the machine: `/proc` on Linux, `ps` elsewhere. */
-function processTable(): Map<number, ProcessEntry> {
+/**
+ * Every process on the machine: `/proc` on Linux, `ps` elsewhere. With `marker` (`NAME=value`), each
+ * entry says whether its environment holds it (Linux only, where `/proc` shows another process's environment).
+ */
+function processTable(marker?: string): Map<number, ProcessEntry> {
   const table = new Map<number, ProcessEntry>();
   let names: string[];
   try {
@@ -21,7 +25,7 @@ function processTable(): Map<number, ProcessEntry> {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       // The command name, in parentheses, may hold spaces: the fields after it are positional.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      table.set(Number(name), { ppid: Number(fields[1]), start: fields[19] ?? "" });
+      table.set(Number(name), { ppid: Number(fields[1]), start: fields[19] ?? "", marked: marker !== undefined && holds(name, marker) });
     } catch {
       // It ended while being read.
     }
@@ -29,35 +33,22 @@ function processTable(): Map<number, ProcessEntry> {
   return table;
 }
 
+function holds(name: string, marker: string): boolean {
+  try {
+    return readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(marker);
+  } catch {
+    return false; // Another user's.
+  }
+}
+
 function psTable(): Map<number, ProcessEntry> {
   const table = new Map<number, ProcessEntry>();
   const listed = spawnSync("ps", ["-A", "-o", "pid=,ppid=,lstart="], { encoding: "utf8" });
   for (const line of (listed.stdout ?? "").split("\n")) {
     const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
-    if (match) table.set(Number(match[1]), { ppid: Number(match[2]), start: match[3] ?? "" });
+    if (match) table.set(Number(match[1]), { ppid: Number(match[2]), start: match[3] ?? "", marked: false });
   }
   return table;
-}
-
-/** The processes whose environment holds `marker` (`NAME=value`): Linux only, where `/proc` shows it. */
-function marked(marker: string): Map<number, string> {
-  const found = new Map<number, string>();
-  let names: string[];
-  try {
-    names = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return found;
-  }
-  for (const name of names) {
-    try {
-      if (!readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(marker)) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      found.set(Number(name), stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "");
-    } catch {
-      // Another user's, or it ended while read.
-    }
-  }
-  return found;
 }
 
 /**
@@ -80,7 +71,28 @@ export class ProcessTree {
 
   /** Reads the process table: every descendant of the root, or of a process known before, is known from now on. */
   update(): void {
-    const table = processTable();
+    this.adopt(processTable());
+  }
+
+  /**
+   * Signals every process the CLI started that is still alive (the same process, not a later one given its
+   * pid), reading the table once more first: its newest descendants, and any process carrying the marker.
+   */
+  signal(signal: NodeJS.Signals): void {
+    const table = processTable(this.marker);
+    this.adopt(table);
+    for (const [pid, entry] of table) if (entry.marked && pid !== process.pid) this.known.set(pid, entry.start);
+    for (const [pid, start] of this.known) {
+      if (table.get(pid)?.start !== start) continue;
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private adopt(table: ReadonlyMap<number, ProcessEntry>): void {
     const rootEntry = table.get(this.root);
     if (rootEntry !== undefined && !this.known.has(this.root)) this.known.set(this.root, rootEntry.start);
     let grew = true;
@@ -91,20 +103,6 @@ export class ProcessTree {
         if (table.get(entry.ppid)?.start !== this.known.get(entry.ppid)) continue;
         this.known.set(pid, entry.start);
         grew = true;
-      }
-    }
-  }
-
-  /** Signals every known process still alive (the same process, not a later one given its pid). */
-  signal(signal: NodeJS.Signals): void {
-    if (this.marker !== undefined) for (const [pid, start] of marked(this.marker)) if (pid !== process.pid) this.known.set(pid, start);
-    const table = processTable();
-    for (const [pid, start] of this.known) {
-      if (table.get(pid)?.start !== start) continue;
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone.
       }
     }
   }

@@ -45,13 +45,13 @@ export function runProcess(
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
     const tree = child.pid === undefined ? undefined : new ProcessTree(child.pid, marker);
     const killGroup = (signal: NodeJS.Signals) => {
-      tree?.update();
+      // The tree is read before the group goes, while the CLI's newest children still have it as their parent.
+      tree?.signal(signal);
       try {
         if (child.pid !== undefined) process.kill(-child.pid, signal);
       } catch {
         // Already gone.
       }
-      tree?.signal(signal);
     };
     let grace: NodeJS.Timeout | undefined;
     const onAbort = () => {

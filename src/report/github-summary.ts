@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { type ReportedCase, type ReportTest, reportTest } from "./report-data.js";
+import { type ReportedModule, type ReportTest, reportTests } from "./report-data.js";
 
 /** The totals of a run's evals: tests by state, and what their sessions did. */
 function totals(tests: readonly ReportTest[]) {
@@ -57,15 +57,12 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[]): 
 }
 
 /** Added by the plugin on GitHub Actions (`GITHUB_ACTIONS`): the job summary, without the viewer's files. */
-export function githubSummaryReporter(): { onTestRunEnd(modules: readonly { children: { allTests(): Iterable<ReportedCase> } }[]): void } {
+export function githubSummaryReporter(): { onTestRunEnd(modules: readonly ReportedModule[]): void } {
   return {
     onTestRunEnd(modules) {
       const file = process.env.GITHUB_STEP_SUMMARY;
       if (!file) return;
-      writeGithubSummary(
-        file,
-        modules.flatMap((module) => [...module.children.allTests()].map(reportTest)),
-      );
+      writeGithubSummary(file, reportTests(modules));
     },
   };
 }

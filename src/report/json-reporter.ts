@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { writeAtomically } from "../cassettes/atomic-write.js";
-import { type ReportedCase, reportData, reportTest } from "./report-data.js";
+import { type ReportedModule, reportData, reportTests } from "./report-data.js";
 
 /** Options of {@link TooltraceJsonReporter}. */
 export interface TooltraceJsonReporterOptions {
@@ -20,8 +20,8 @@ export class TooltraceJsonReporter {
     this.outputFile = resolve(options.outputFile ?? "tooltrace-turns.json");
   }
 
-  onTestRunEnd(testModules: readonly { readonly children: { allTests(): Iterable<ReportedCase> } }[]): void {
-    const tests = testModules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+  onTestRunEnd(testModules: readonly ReportedModule[]): void {
+    const tests = reportTests(testModules);
     mkdirSync(dirname(this.outputFile), { recursive: true });
     writeAtomically(this.outputFile, JSON.stringify(reportData(tests), null, 2));
   }

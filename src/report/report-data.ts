@@ -33,6 +33,16 @@ export interface ReportedCase {
   diagnostic(): { readonly duration?: number } | undefined;
 }
 
+/** The part of a Vitest test module the reporters walk. */
+export interface ReportedModule {
+  readonly children: { allTests(): Iterable<ReportedCase> };
+}
+
+/** Every test of a run's modules, as the report keeps them. */
+export function reportTests(modules: readonly ReportedModule[]): ReportTest[] {
+  return modules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+}
+
 /** A test case as the report keeps it. */
 export function reportTest(testCase: ReportedCase): ReportTest {
   const result = testCase.result();

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { message } from "../base/errors.js";
 import { writeAtomically } from "../cassettes/atomic-write.js";
-import { type ReportedCase, reportData, reportTest } from "./report-data.js";
+import { type ReportedModule, reportData, reportTests } from "./report-data.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -13,11 +13,6 @@ export interface TooltraceReporterOptions {
   readonly outputDir?: string;
   /** Also send every turn as OpenTelemetry spans to an OTLP/HTTP endpoint (see {@link OtelOptions}). Default off. */
   readonly otel?: boolean | OtelOptions;
-}
-
-/** The part of a Vitest test module the reporter walks (structural: Vitest's types are not a dependency). */
-interface ReportedModule {
-  readonly children: { allTests(): Iterable<ReportedCase> };
 }
 
 /**
@@ -36,7 +31,7 @@ export class TooltraceReporter {
   }
 
   async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
-    const tests = testModules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+    const tests = reportTests(testModules);
     const data = reportData(tests);
     mkdirSync(this.outputDir, { recursive: true });
     writeAtomically(join(this.outputDir, "report.json"), JSON.stringify(data));

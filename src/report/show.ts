@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { TooltraceError } from "../base/errors.js";
+import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 import { type ReportData, reportData } from "./report-data.js";
 import { viewerHtml } from "./viewer-html.js";
 
@@ -47,7 +48,7 @@ function asReport(value: unknown, file: string): ReportData {
   if (Array.isArray(record.toolCalls) && typeof record.userMessage === "string") {
     const turn = { ...record, index: typeof record.index === "number" ? record.index : 0 };
     const meta = {
-      version: 2 as const,
+      version: TRACE_FORMAT_VERSION,
       sessions: [{ name: "turn", strict: false, turns: [turn], tools: {}, unusedRuleIds: [], violations: [] }],
     };
     return reportData([
