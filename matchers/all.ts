@@ -11,6 +11,8 @@ import { toHaveOfferedTool } from "./to-have-offered-tool.js";
 import { toHaveUsageAtMost } from "./to-have-usage-at-most.js";
 import { toHaveResult } from "./to-have-result.js";
 import { toHaveRequested } from "./to-have-requested.js";
+import { toMatchTrajectory } from "./to-match-trajectory.js";
+import { toMatchInlineTraceSnapshot, toMatchTraceSnapshot } from "./to-match-trace-snapshot.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
 export const matchers = {
@@ -27,4 +29,7 @@ export const matchers = {
   toHaveOfferedTool,
   toHaveResult,
   toHaveRequested,
+  toMatchTrajectory,
+  toMatchTraceSnapshot,
+  toMatchInlineTraceSnapshot,
 };

@@ -15,6 +15,19 @@ export { toHaveUsageAtMost, type UsageLimit } from "./to-have-usage-at-most.js";
 export { toHaveOfferedTool } from "./to-have-offered-tool.js";
 export { toHaveResult } from "./to-have-result.js";
 export { toHaveRequested, type RequestedOptions } from "./to-have-requested.js";
+export {
+  toMatchTrajectory,
+  type TrajectoryOptions,
+  type TrajectoryStep,
+  type TrajectoryOrder,
+  type ArgumentsMode,
+} from "./to-match-trajectory.js";
+export {
+  toMatchTraceSnapshot,
+  toMatchInlineTraceSnapshot,
+  type TraceSnapshotMatcherOptions,
+  type TraceSnapshotOptions,
+} from "./to-match-trace-snapshot.js";
 export type { CountExpectation } from "./lib/count.js";
 export type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 export type { TooltraceMatchers } from "./types.js";

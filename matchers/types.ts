@@ -4,6 +4,8 @@ import type { ToolOrderEntry } from "./to-have-tool-order.js";
 import type { CountExpectation } from "./lib/count.js";
 import type { UsageLimit } from "./to-have-usage-at-most.js";
 import type { RequestedOptions } from "./to-have-requested.js";
+import type { TrajectoryOptions, TrajectoryStep } from "./to-match-trajectory.js";
+import type { TraceSnapshotMatcherOptions } from "./to-match-trace-snapshot.js";
 
 /**
  * The matchers as `expect(x)` sees them, for type augmentation. `R` is what each returns
@@ -36,4 +38,10 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveResult(name: string, expected?: unknown): R;
   /** An HTTP request to this URL, pattern or RegExp was made (with this method and body, this many times). */
   toHaveRequested(url: string | RegExp, options?: RequestedOptions): R;
+  /** The calls form this trajectory: `strict` (default), `unordered`, `subset` or `superset`; inputs `exact` by default. */
+  toMatchTrajectory(expected: readonly TrajectoryStep[], options?: TrajectoryOptions): R;
+  /** The trace matches its snapshot in the test's snapshot file (`-u` updates it); a failure is a structural diff. */
+  toMatchTraceSnapshot(options?: TraceSnapshotMatcherOptions): R;
+  /** The trace matches the inline snapshot written as the first argument (filled in by the runner). */
+  toMatchInlineTraceSnapshot(inlineSnapshot?: string, options?: TraceSnapshotMatcherOptions): R;
 }

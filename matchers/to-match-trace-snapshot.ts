@@ -1,0 +1,120 @@
+import { usageError } from "../src/base/errors.js";
+import { diffTraceSnapshots } from "../src/trace/trace-snapshot-diff.js";
+import { traceSnapshot, type TraceSnapshot, type TraceSnapshotOptions } from "../src/trace/trace-snapshot.js";
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { notATrace, readTrace } from "./lib/read-trace.js";
+import { reportSections } from "./lib/report.js";
+
+export type { TraceSnapshotOptions };
+
+/** Options of {@link toMatchTraceSnapshot}: what the snapshot keeps, and a hint for several snapshots in one test. */
+export interface TraceSnapshotMatcherOptions extends TraceSnapshotOptions {
+  readonly hint?: string;
+}
+
+/** The part of Vitest's and Jest's snapshot state a trace snapshot uses (both have it as `this.snapshotState`). */
+interface SnapshotState {
+  match(options: { testId?: string; testName: string; received: unknown; isInline: boolean; inlineSnapshot?: string; error?: Error }): {
+    pass: boolean;
+    actual?: string;
+    expected?: string;
+  };
+}
+
+interface SnapshotContext extends MatcherContext {
+  readonly snapshotState?: SnapshotState;
+  readonly currentTestName?: string;
+  /** Vitest's running test. */
+  readonly task?: { readonly id: string };
+}
+
+/**
+ * The turn's (or session's) trace matches the snapshot stored in the test's snapshot file, on the runner's own
+ * snapshot state: written the first time, updated with `-u`, reported obsolete when no test checks it. The
+ * snapshot keeps what is stable from run to run (see {@link TraceSnapshotOptions}); a failure is a structural
+ * diff per turn.
+ */
+export function toMatchTraceSnapshot(this: SnapshotContext, received: unknown, options: TraceSnapshotMatcherOptions = {}): MatcherResult {
+  return matchTraceSnapshot(this, "toMatchTraceSnapshot", received, options, false, undefined);
+}
+
+/** {@link toMatchTraceSnapshot}, with the snapshot written into the test file as the matcher's first argument. */
+export function toMatchInlineTraceSnapshot(
+  this: SnapshotContext,
+  received: unknown,
+  inlineSnapshot?: string,
+  options: TraceSnapshotMatcherOptions = {},
+): MatcherResult {
+  return matchTraceSnapshot(this, "toMatchInlineTraceSnapshot", received, options, true, inlineSnapshot);
+}
+
+function matchTraceSnapshot(
+  context: SnapshotContext,
+  matcher: string,
+  received: unknown,
+  options: TraceSnapshotMatcherOptions,
+  isInline: boolean,
+  inlineSnapshot: string | undefined,
+): MatcherResult {
+  const state = context.snapshotState;
+  if (state === undefined) throw usageError(`${matcher} needs the runner's snapshot state: call it inside a Vitest or Jest test.`);
+  if (context.isNot) throw usageError(`${matcher} cannot be used with .not.`);
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace(`${matcher} (a turn or a session)`, received) };
+  const { hint, ...keep } = options;
+  const snapshot = traceSnapshot(trace.turns, keep);
+  const name = context.currentTestName ?? "";
+  const testName = hint === undefined ? name : `${name}${context.task ? " > " : ": "}${hint}`;
+  const result = state.match({
+    ...(context.task ? { testId: context.task.id } : {}),
+    testName,
+    received: JSON.stringify(snapshot, null, 2),
+    isInline,
+    ...(inlineSnapshot !== undefined ? { inlineSnapshot: stripIndentation(inlineSnapshot) } : {}),
+    error: new Error("snapshot"),
+  });
+  if (result.pass) return { pass: true, message: () => `${matcher}: the trace matches its snapshot.` };
+  const stored = parseStored(result.expected);
+  return {
+    pass: false,
+    message: () =>
+      reportSections(
+        context,
+        matcher,
+        stored === undefined ? "a stored trace snapshot" : `the stored trace snapshot (${stored.turns.length} turns)`,
+        `a trace of ${snapshot.turns.length} turns that differs`,
+        [
+          stored === undefined && result.expected !== undefined
+            ? `The stored snapshot is not a trace snapshot's JSON; the runner's diff:\n${context.utils.diff?.(result.expected, result.actual) ?? result.expected}`
+            : stored === undefined
+              ? `No snapshot is stored for "${testName}" and this run may not write one (CI). Fix: run the test once locally, or with -u, and commit the snapshot.`
+              : `Structural diff (stored → this run; update with -u when the change is intended):\n${diffTraceSnapshots(stored, snapshot)}`,
+        ],
+      ),
+  };
+}
+
+/** The stored snapshot: the runner serializes the JSON text as a string, in double quotes. */
+function parseStored(expected: string | undefined): TraceSnapshot | undefined {
+  if (expected === undefined) return undefined;
+  const text = expected.trim();
+  try {
+    const parsed = JSON.parse(text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text) as unknown;
+    return parsed !== null && typeof parsed === "object" && Array.isArray((parsed as TraceSnapshot).turns)
+      ? (parsed as TraceSnapshot)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An inline snapshot as written in the test file, without the indentation the file gave it. */
+function stripIndentation(snapshot: string): string {
+  const lines = snapshot.split("\n");
+  if (lines.length < 3 || lines[0]?.trim() !== "" || lines[lines.length - 1]?.trim() !== "") return snapshot;
+  const indentation = /^\s*/.exec(lines[1] ?? "")?.[0] ?? "";
+  const body = lines.slice(1, -1);
+  if (!body.every((line) => line === "" || line.startsWith(indentation))) return snapshot;
+  return body.map((line) => line.slice(indentation.length)).join("\n");
+}

@@ -1,0 +1,118 @@
+import { usageError } from "../src/base/errors.js";
+import { excerpt } from "../src/base/excerpt.js";
+import { describeDifference } from "../src/trace/json-diff.js";
+import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
+import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
+import { reportSections } from "./lib/report.js";
+import { alignTrajectory, type AlignedRow, type TrajectoryOrder } from "./lib/trajectory-align.js";
+import {
+  actualSteps,
+  argsFor,
+  describeActual,
+  fitStep,
+  readExpectedSteps,
+  type ActualStep,
+  type ArgumentsMode,
+  type ExpectedStep,
+  type TrajectoryStep,
+} from "./lib/trajectory-steps.js";
+
+export type { ArgumentsMode, TrajectoryOrder, TrajectoryStep };
+
+/** Options of {@link toMatchTrajectory}. */
+export interface TrajectoryOptions {
+  /** Default `strict`: the same steps in the same order. See {@link TrajectoryOrder}. */
+  readonly order?: TrajectoryOrder;
+  /**
+   * How listed inputs and outputs compare: one mode for every tool, or per tool name with `"*"` for the rest.
+   * Default `exact`.
+   */
+  readonly args?: ArgumentsMode | { readonly [tool: string]: ArgumentsMode };
+}
+
+const ORDERS: readonly TrajectoryOrder[] = ["strict", "unordered", "subset", "superset"];
+
+/**
+ * The turn's (or the whole session's) calls form this trajectory under the match mode `order`. A failure
+ * prints the expected trajectory beside the recorded one, aligned, with what is missing, extra, moved or
+ * different (at a JSON pointer).
+ *
+ * @example
+ * ```ts
+ * expect(turn).toMatchTrajectory(["search_flights", { tool: "book_flight", input: { flight_id: "FL123" } }]);
+ * expect(session).toMatchTrajectory(["lookup", "refund"], { order: "superset", args: { lookup: "ignore" } });
+ * ```
+ */
+export function toMatchTrajectory(
+  this: MatcherContext,
+  received: unknown,
+  expected: readonly TrajectoryStep[],
+  options: TrajectoryOptions = {},
+): MatcherResult {
+  const order = options.order ?? "strict";
+  if (!ORDERS.includes(order))
+    throw usageError(`toMatchTrajectory: \`order\` is one of ${ORDERS.map((o) => `"${o}"`).join(", ")}; got ${String(order)}.`);
+  const steps = readExpectedSteps("toMatchTrajectory", expected);
+  const args = argsFor("toMatchTrajectory", options.args);
+  const trace = readTrace(received);
+  if (trace === undefined || trace.kind === "calls")
+    return { pass: false, message: () => notATrace("toMatchTrajectory (a turn or a session)", received) };
+  for (const step of steps) if (step.kind === "tool") checkToolName("toMatchTrajectory", step.key.slice("tool:".length), trace);
+  const actual = actualSteps(trace.turns, steps);
+  const alignment = alignTrajectory(order, steps, actual, (i, j) => fitStep(this, args, steps[i] as ExpectedStep, actual[j] as ActualStep));
+  return {
+    pass: alignment.pass,
+    message: () =>
+      reportSections(
+        this,
+        "toMatchTrajectory",
+        `${this.isNot ? "not " : ""}a trajectory of ${steps.length} step${steps.length === 1 ? "" : "s"} (order "${order}")`,
+        alignment.pass ? "a trajectory that matches" : summary(alignment.rows),
+        [`Trajectory, expected beside recorded (${trace.kind}):\n${table(alignment.rows, steps, actual)}`],
+      ),
+  };
+}
+
+function summary(rows: readonly AlignedRow[]): string {
+  const count = (kind: AlignedRow["kind"]) => rows.filter((row) => row.kind === kind).length;
+  const parts = [
+    [count("missing"), "missing"],
+    [count("extra"), "extra"],
+    [count("moved"), "out of order"],
+    [count("different"), "different"],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(", ");
+}
+
+const MARK: Record<AlignedRow["kind"], string> = { same: "✓", different: "≠", missing: "-", extra: "+", moved: "↕" };
+/** The widest the expected column gets; longer steps are cut with an ellipsis. */
+const MAX_WIDTH = 60;
+
+function table(rows: readonly AlignedRow[], expected: readonly ExpectedStep[], actual: readonly ActualStep[]): string {
+  const WIDTH = Math.min(MAX_WIDTH, Math.max(12, ...expected.map((step, i) => `${i + 1}. ${step.label}`.length)));
+  const left = (i: number | undefined) => (i === undefined ? "" : excerpt(`${i + 1}. ${expected[i]?.label ?? ""}`, WIDTH));
+  const right = (j: number | undefined) => (j === undefined ? "" : `${j + 1}. ${describeActual(actual[j] as ActualStep)}`);
+  const lines = [`    ${"expected".padEnd(WIDTH)}  recorded`];
+  for (const row of rows) {
+    const e = "expected" in row ? row.expected : undefined;
+    const a = "actual" in row ? row.actual : row.kind === "missing" ? row.near?.actual : undefined;
+    const note =
+      row.kind === "missing"
+        ? row.near
+          ? "  (missing: the closest differs)"
+          : "  (missing)"
+        : row.kind === "extra"
+          ? "  (extra)"
+          : row.kind === "moved"
+            ? "  (out of order)"
+            : "";
+    lines.push(`  ${MARK[row.kind]} ${left(e).padEnd(WIDTH)}  ${row.kind === "missing" && !row.near ? "" : right(a)}${note}`);
+    const differences = row.kind === "different" ? row.differences : row.kind === "missing" ? (row.near?.differences ?? []) : [];
+    for (const difference of differences) lines.push(`      ${describeDifference(difference)}`);
+  }
+  if (rows.length === 0) lines.push("    (no steps on either side)");
+  return lines.join("\n");
+}
