@@ -14,7 +14,16 @@ export interface TraceSnapshotMatcherOptions extends TraceSnapshotOptions {
 
 /** The part of Vitest's and Jest's snapshot state a trace snapshot uses (both have it as `this.snapshotState`). */
 interface SnapshotState {
-  match(options: { testId?: string; testName: string; received: unknown; isInline: boolean; inlineSnapshot?: string; error?: Error }): {
+  match(options: {
+    testId?: string;
+    testName: string;
+    received: unknown;
+    isInline: boolean;
+    inlineSnapshot?: string;
+    error?: Error;
+    /** The matcher's name, so Vitest finds the call to write an inline snapshot into. */
+    assertionName?: string;
+  }): {
     pass: boolean;
     actual?: string;
     expected?: string;
@@ -73,6 +82,7 @@ function matchTraceSnapshot(
     isInline,
     ...(inlineSnapshot !== undefined ? { inlineSnapshot: stripIndentation(inlineSnapshot) } : {}),
     error: new Error("snapshot"),
+    assertionName: matcher,
   });
   if (result.pass) return { pass: true, message: () => `${matcher}: the trace matches its snapshot.` };
   const stored = parseStored(result.expected);
@@ -82,8 +92,8 @@ function matchTraceSnapshot(
       reportSections(
         context,
         matcher,
-        stored === undefined ? "a stored trace snapshot" : `the stored trace snapshot (${stored.turns.length} turns)`,
-        `a trace of ${snapshot.turns.length} turns that differs`,
+        stored === undefined ? "a stored trace snapshot" : `the stored trace snapshot (${turns(stored.turns.length)})`,
+        `a trace of ${turns(snapshot.turns.length)} that differs`,
         [
           stored === undefined && result.expected !== undefined
             ? `The stored snapshot is not a trace snapshot's JSON; the runner's diff:\n${context.utils.diff?.(result.expected, result.actual) ?? result.expected}`
@@ -117,4 +127,8 @@ function stripIndentation(snapshot: string): string {
   const body = lines.slice(1, -1);
   if (!body.every((line) => line === "" || line.startsWith(indentation))) return snapshot;
   return body.map((line) => line.slice(indentation.length)).join("\n");
+}
+
+function turns(count: number): string {
+  return `${count} turn${count === 1 ? "" : "s"}`;
 }

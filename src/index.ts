@@ -36,6 +36,16 @@ export type {
 export { TRACE_FORMAT_VERSION, turnToJson, turnsToJson, type TurnJson } from "./trace/turn-json.js";
 export type { OfferedToolJson } from "./trace/request-json.js";
 export { toJsonValue } from "./trace/json-value.js";
+export {
+  traceSnapshot,
+  traceSnapshotText,
+  type TraceSnapshot,
+  type TraceSnapshotOptions,
+  type SnapshotTurn,
+  type SnapshotCall,
+} from "./trace/trace-snapshot.js";
+export { diffTraceSnapshots } from "./trace/trace-snapshot-diff.js";
+export { jsonDifferences, describeDifference, type JsonDifference } from "./trace/json-diff.js";
 export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
 export type { Step, StepContext, Terminal, TerminalProgress } from "./pipeline/types.js";
 export { StubConfigError, TooltraceError } from "./base/errors.js";
@@ -81,5 +91,8 @@ export type {
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./lifecycle/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
+export { trials, type Trial, type TrialRun, type TrialsOptions, type TrialsReport } from "./variants/trials.js";
+export { passHatK, passAtK } from "./variants/pass-rates.js";
+export type { TrialsJson } from "./lifecycle/test-report.js";
 export { seededRandom } from "./base/seeded-random.js";
 export type { MockModelVariant } from "./model/types.js";

@@ -43,6 +43,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): 
       violations: [...report.violations],
       ...(report.cassette ? { cassette: report.cassette } : {}),
     })),
+    ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
   };
   const failure =
     errors.length === 0

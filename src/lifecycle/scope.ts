@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { globalSingleton } from "../base/global-state.js";
 import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TurnJson } from "../trace/turn-json.js";
-import type { UnusedRulesPolicy } from "./test-report.js";
+import type { TrialsJson, UnusedRulesPolicy } from "./test-report.js";
 
 /** Anything a test scope closes when its test ends. */
 export interface ScopedSession {
@@ -42,6 +42,8 @@ export class TestScope {
   readonly resources = new Set<{ close(): void }>();
   /** Sessions of another scope (made at module level or in `beforeAll`) that ran a turn in this test. */
   private readonly visitors = new Set<ScopedSession>();
+  /** The repeated trials this test ran, for `task.meta` (see `trials()`). */
+  readonly trials: TrialsJson[] = [];
 
   /**
    * @param testName The test's full name, for messages about calls that arrive after it ended.
@@ -75,6 +77,11 @@ export class TestScope {
     const found = [...this.visitors].flatMap((session) => session.takeViolations().map((violation) => `${session.name}: ${violation}`));
     this.visitors.clear();
     return found;
+  }
+
+  /** The report of a session that ran and closed elsewhere (a trial's own scope), kept for the test's `task.meta`. */
+  adopt(report: SessionReport): void {
+    this.slots.push(report);
   }
 
   /** A session closed before its test ended: its report waits for the end, and the session itself is let go. */

@@ -21,4 +21,32 @@ export interface TooltraceTaskMeta {
     /** The session's cassette: its absolute path, and whether the test replayed it or recorded it. */
     readonly cassette?: { readonly path: string; readonly mode: "replay" | "record" };
   }[];
+  /** The repeated trials the test ran with `trials()`, each with its pass rate. */
+  readonly trials?: readonly TrialsJson[];
+}
+
+/** One `trials()` run in a test's `task.meta`: how many passed, the pass rate, pass^k, and each trial. */
+export interface TrialsJson {
+  readonly name: string;
+  readonly count: number;
+  readonly passed: number;
+  /** `passed / count`. */
+  readonly passRate: number;
+  /** The chance that k trials drawn from these all pass (pass^k), by k. */
+  readonly passHatK: Readonly<Record<string, number>>;
+  /** The chance that at least one of k drawn trials passes (pass@k), by k. */
+  readonly passAtK: Readonly<Record<string, number>>;
+  readonly minPassRate?: number;
+  /** Whether the pass rate reached `minPassRate` (true without one). */
+  readonly ok: boolean;
+  readonly runs: readonly {
+    readonly index: number;
+    readonly seed: number;
+    readonly passed: boolean;
+    /** Why it failed: the first lines of the error or the violations. */
+    readonly reason?: string;
+    /** The tool calls it made, in order, by qualified name. */
+    readonly path: readonly string[];
+    readonly durationMs: number;
+  }[];
 }

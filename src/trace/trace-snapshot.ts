@@ -1,5 +1,4 @@
-import { formatSource } from "./format.js";
-import type { HttpCall, ModelCall, ToolCall, Turn } from "./types.js";
+import type { AnswerSource, HttpCall, ModelCall, ToolCall, Turn } from "./types.js";
 
 /** What a trace snapshot keeps. */
 export interface TraceSnapshotOptions {
@@ -86,7 +85,7 @@ function callOf(record: ToolCall | ModelCall | HttpCall, clean: (value: unknown)
       input: clean(record.input),
       ...(record.status === "completed" ? { output: clean(record.output) } : { status: record.status }),
       ...(record.error ? { error: record.error.message } : {}),
-      answeredBy: formatSource(record.answeredBy),
+      answeredBy: sourceLabel(record.answeredBy),
     };
   }
   if (record.kind === "model") {
@@ -130,4 +129,19 @@ function dropPointers(value: unknown, pointers: readonly string[][], depth = 0):
       .filter(([key]) => !hits(key))
       .map(([key, item]) => [key, dropPointers(item, deeper(key), depth + 1)]),
   );
+}
+
+/** `stub tasks #1`, `real`, `cassette #3`: who answered, without quotes to escape in a snapshot file. */
+function sourceLabel(source: AnswerSource | undefined): string {
+  if (source === undefined) return "none";
+  switch (source.kind) {
+    case "stub":
+      return `stub ${source.ruleId} #${source.outcomeIndex + 1}`;
+    case "cassette":
+      return `cassette #${source.entry + 1}`;
+    case "middleware":
+      return `middleware ${source.name}`;
+    default:
+      return source.kind;
+  }
 }

@@ -1,0 +1,166 @@
+import { message, usageError } from "../base/errors.js";
+import { seededRandom } from "../base/seeded-random.js";
+import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
+import type { TrialsJson } from "../lifecycle/test-report.js";
+import type { Turn } from "../trace/types.js";
+import { branchReport } from "./branch-report.js";
+import { passAtK, passHatK } from "./pass-rates.js";
+import type { Variant } from "./variants.js";
+
+/** Options of {@link trials}. */
+export interface TrialsOptions {
+  /** The first trial's seed; each next trial adds one. Default `TOOLTRACE_SEED`, else 1. */
+  readonly seed?: number;
+  /** Fail the test when fewer than this share of trials pass (0 to 1). */
+  readonly minPassRate?: number;
+  /** The k of pass^k and pass@k to report. Default 1 and the number of trials. */
+  readonly k?: number | readonly number[];
+  /** The report's name. Default the test's name. */
+  readonly name?: string;
+  /** Print the report when the trials pass (a failure prints it anyway). Default true. */
+  readonly print?: boolean;
+}
+
+/** What a trial gets: its index, its seed (give it to `createSession({ seed })`) and a generator seeded by it. */
+export type Trial = Variant;
+
+/** One trial's outcome. */
+export interface TrialRun {
+  readonly index: number;
+  readonly seed: number;
+  readonly passed: boolean;
+  /** Why it failed: the error's first lines, or the sessions' violations. */
+  readonly reason?: string;
+  /** Every turn of every session the trial made. */
+  readonly turns: readonly Turn[];
+  /** The tool calls, in order, by qualified name. */
+  readonly path: readonly string[];
+  readonly durationMs: number;
+}
+
+/** What {@link trials} found. */
+export interface TrialsReport extends Omit<TrialsJson, "runs"> {
+  readonly runs: readonly TrialRun[];
+  /** The report as printed: each trial with its branch, and the pass rates. */
+  summary(): string;
+}
+
+/**
+ * Runs one eval `count` times, each trial with its own seed (so each is reproducible), and reports the pass rate,
+ * pass^k and pass@k. A trial passes when `run` neither throws (a failed `expect` inside counts) nor leaves a
+ * violation in a session it made; its sessions are closed after it, and their violations count against the
+ * trial, not the test. Below `minPassRate` the test fails. The report goes into the test's `task.meta` for the
+ * viewer, JUnit and JSON reports.
+ *
+ * @example
+ * ```ts
+ * await trials(10, { seed: 1, minPassRate: 0.9 }, async ({ seed }) => {
+ *   const turn = await createSession({ seed, agent, tools, stubs }).send("Refund A17");
+ *   expect(turn).toHaveCalledTool("refund");
+ * });
+ * ```
+ */
+export async function trials(count: number, options: TrialsOptions, run: (trial: Trial) => unknown): Promise<TrialsReport> {
+  if (!Number.isInteger(count) || count < 1)
+    throw usageError(`trials(count, ...): count must be a positive integer, got ${String(count)}.`);
+  const first = options.seed ?? seedFromEnvironment() ?? 1;
+  if (!Number.isSafeInteger(first)) throw usageError(`trials(count, { seed }): the seed must be an integer, got ${String(first)}.`);
+  const { minPassRate } = options;
+  if (minPassRate !== undefined && !(minPassRate >= 0 && minPassRate <= 1))
+    throw usageError(`trials(count, { minPassRate }): a share from 0 to 1, got ${String(minPassRate)}.`, "write 0.8 for 80%.");
+  const ks = [...new Set(typeof options.k === "number" ? [options.k] : (options.k ?? [1, count]))].filter((k) => k >= 1 && k <= count);
+  const parent = currentScope();
+  const runs: TrialRun[] = [];
+  for (let index = 0; index < count; index++) {
+    const seed = first + index;
+    runs.push(await runTrial(parent, index, seed, run));
+  }
+  const passed = runs.filter((trial) => trial.passed).length;
+  const passRate = passed / count;
+  const ok = minPassRate === undefined || passRate >= minPassRate;
+  const name = options.name ?? parent?.testName ?? "trials";
+  const report: TrialsReport = {
+    name,
+    count,
+    passed,
+    passRate,
+    passHatK: Object.fromEntries(ks.map((k) => [String(k), passHatK(count, passed, k)])),
+    passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(count, passed, k)])),
+    ...(minPassRate !== undefined ? { minPassRate } : {}),
+    ok,
+    runs,
+    summary: () => summarize(report),
+  };
+  const { summary: _summary, runs: _runs, ...json } = report;
+  parent?.trials.push({ ...json, runs: runs.map(({ turns: _turns, ...rest }) => rest) });
+  if (!ok)
+    throw new Error(
+      message(
+        `trials: ${passed} of ${count} passed (${percent(passRate)}), below minPassRate ${percent(minPassRate ?? 0)}.\n${report.summary()}`,
+      ),
+    );
+  if (options.print !== false) console.log(report.summary());
+  return report;
+}
+
+async function runTrial(parent: TestScope | undefined, index: number, seed: number, run: (trial: Trial) => unknown): Promise<TrialRun> {
+  const scope = new TestScope(`${parent?.testName ?? "trials"} [trial ${index + 1}, seed ${seed}]`, parent?.testPath, parent?.test);
+  const started = performance.now();
+  let failure: unknown;
+  try {
+    await runInScope(scope, () => run({ index, seed, random: seededRandom(seed) }));
+  } catch (error) {
+    failure = error;
+  }
+  const problems = scope.takeVisitorViolations();
+  const reports = scope.closeAll();
+  for (const report of reports) {
+    if (report.stillRunning) problems.push(report.stillRunning);
+    problems.push(...report.violations);
+    parent?.adopt({ ...report, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
+  }
+  const turns = reports.flatMap((report) => report.turnsJson());
+  const failedTurn = turns.find((turn) => turn.status !== "completed");
+  const reason =
+    failure !== undefined
+      ? firstLines(failure)
+      : (problems[0] ?? (failedTurn ? `turn ${failedTurn.index + 1} ${failedTurn.status}` : undefined));
+  return {
+    index,
+    seed,
+    passed: reason === undefined,
+    ...(reason !== undefined ? { reason } : {}),
+    turns,
+    path: turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName)),
+    durationMs: performance.now() - started,
+  };
+}
+
+function summarize(report: TrialsReport): string {
+  const rates = [
+    `pass rate ${report.passed}/${report.count} = ${percent(report.passRate)}${report.minPassRate !== undefined ? ` (min ${percent(report.minPassRate)})` : ""}`,
+    ...Object.entries(report.passHatK).map(([k, value]) => `pass^${k} ${value.toFixed(2)}`),
+    ...Object.entries(report.passAtK).map(([k, value]) => `pass@${k} ${value.toFixed(2)}`),
+  ];
+  const runs = report.runs.map((trial) => ({ ...trial, tokens: trial.turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0) }));
+  return `${branchReport(report.name, runs, new Map(), "trials")}\n  ${rates.join(" · ")}`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}
+
+function firstLines(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the runner's colours
+  const plain = text.replace(/\u001b\[[0-9;]*m/g, "");
+  const lines = plain.split("\n").filter((line) => line.trim() !== "");
+  // A matcher's first line is its hint (`expect(received).toHaveCalledTool(expected)`): what follows says more.
+  if (lines.length > 1 && /^expect\(/.test(lines[0] ?? "")) lines.shift();
+  return lines.slice(0, 2).join(" · ").slice(0, 240);
+}
+
+function seedFromEnvironment(): number | undefined {
+  const raw = process.env.TOOLTRACE_SEED;
+  return raw === undefined || raw === "" ? undefined : Number(raw);
+}

@@ -1,0 +1,109 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { createSession, traceSnapshot } from "tooltrace";
+import { flightAgent, flightTools } from "../fixtures/flight-agent.js";
+import { packageFile } from "../fixtures/versions.js";
+
+const project = join(import.meta.dirname, "../fixtures/snapshot-project");
+
+/** Runs the snapshot project as a developer would (not in CI, so new snapshots are written). */
+async function run(snapshots: string, env: Record<string, string>, ...args: string[]) {
+  const { CI: _ci, GITHUB_ACTIONS: _gh, ...rest } = process.env;
+  const result = await promisify(execFile)(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts"), ...args],
+    { env: { ...rest, FIXTURE_SNAPSHOTS: snapshots, NO_COLOR: "1", ...env } },
+  ).then(
+    (ok) => ({ code: 0, output: ok.stdout + ok.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+  );
+  return result;
+}
+
+describe("toMatchTraceSnapshot on Vitest's snapshot state", { timeout: 60_000 }, () => {
+  test("written once, stable on rerun, a structural diff on change, -u updates, obsolete ones reported", async () => {
+    const snapshots = mkdtempSync(join(tmpdir(), "tooltrace-snapshots-"));
+    const file = join(snapshots, "flights.trace-spec.ts.snap");
+    const first = await run(snapshots, {});
+    expect(first.output).toContain("2 written");
+    expect(first.code).toBe(0);
+    const written = readFileSync(file, "utf8");
+    expect(written).toContain("exports[`books the cheapest flight 1`]");
+    expect(written).toContain("exports[`a second test with its own snapshot > no flights 1`]");
+    expect(written).toContain('"tool": "book_flight"');
+    expect(written).not.toMatch(/"(seq|startedAt|durationMs|usage|turnIndex)":/);
+
+    const again = await run(snapshots, { CI: "1" });
+    expect(again.code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(written);
+
+    const changed = await run(snapshots, { CI: "1", FIXTURE_CHANGE: "prices" });
+    expect(changed.code).toBe(1);
+    expect(changed.output).toContain("Structural diff (stored → this run; update with -u when the change is intended):");
+    expect(changed.output).toContain('~ call 2 search_flights: /turns/0/calls/1/output/0/id: "FL123" → "FL9"');
+    expect(changed.output).toContain('~ call 4 book_flight: /turns/0/calls/3/input/flight_id: "FL123" → "FL9"');
+
+    const failing = await run(snapshots, { CI: "1", FIXTURE_CHANGE: "email" });
+    expect(failing.output).toContain('~ call 4 book_flight: /turns/0/calls/3/status: added "failed"');
+    expect(failing.output).toContain('/turns/0/calls/3/error: added "sold out"');
+
+    const updated = await run(snapshots, { FIXTURE_CHANGE: "prices" }, "-u");
+    expect(updated.code).toBe(0);
+    expect(updated.output).toContain("1 updated");
+    expect(readFileSync(file, "utf8")).toContain('"flight_id": "FL9"');
+    expect((await run(snapshots, { CI: "1", FIXTURE_CHANGE: "prices" })).code).toBe(0);
+
+    const obsolete = await run(snapshots, { CI: "1", FIXTURE_CHANGE: "obsolete" });
+    expect(obsolete.output).toMatch(/1 obsolete/);
+  });
+
+  test("inline: the runner writes the snapshot into the test file, and the rerun passes", async () => {
+    const runs = join(project, "runs");
+    mkdirSync(runs, { recursive: true });
+    const spec = join(mkdtempSync(join(runs, "inline-")), "inline.trace-spec.ts");
+    writeFileSync(
+      spec,
+      [
+        'import { expect, test } from "vitest";',
+        'import { createSession } from "tooltrace";',
+        'import { flightAgent, flightTools } from "../../../flight-agent.js";',
+        'test("inline", async () => {',
+        "  const { tools } = flightTools();",
+        '  const turn = await createSession({ agent: flightAgent(tools), tools, stubs: [{ id: "none", tool: "search_flights", outcome: { response: [] } }] }).send("Any?");',
+        "  expect(turn).toMatchInlineTraceSnapshot();",
+        "});",
+        "",
+      ].join("\n"),
+    );
+    try {
+      const spec_ = spec.slice(project.length + 1);
+      const first = await run("/nonexistent", { FIXTURE_SPEC: spec_ });
+      expect(first.code).toBe(0);
+      const source = readFileSync(spec, "utf8");
+      expect(source).toContain("toMatchInlineTraceSnapshot(`");
+      expect(source).toContain('"tool": "search_flights"');
+      expect((await run("/nonexistent", { FIXTURE_SPEC: spec_, CI: "1" })).code).toBe(0);
+    } finally {
+      rmSync(join(spec, ".."), { recursive: true, force: true });
+    }
+  });
+
+  test("the normal form is the same for 100 reruns of the same eval", async () => {
+    const texts = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const { tools } = flightTools();
+      const session = createSession({
+        agent: flightAgent(tools),
+        tools,
+        stubs: [{ id: "s", tool: "search_flights", outcome: { response: [{ id: "FL1", price: 1 }] } }],
+      });
+      await session.send("Book the cheapest flight to Paris.");
+      texts.add(JSON.stringify(traceSnapshot(session.turns)));
+    }
+    expect(texts.size).toBe(1);
+  });
+});
