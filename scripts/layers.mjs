@@ -21,6 +21,7 @@ export const LAYERS = [
   ["src/catchers"],
   ["src/session"],
   ["src/variants", "src/agents", "src/cli", "src/server"],
+  ["src/evals"],
   ["src/report"],
   ["src/vitest", "src/jest", "src/entries", "src/index.ts"],
 ];

@@ -19,8 +19,8 @@ export interface ConfigErrorLocation {
   readonly ruleIndex?: number;
   /** JSON pointer (RFC 6901) of the offending place inside the rule, e.g. `/match/query/pattern`. */
   readonly pointer: string;
-  /** What the faulty entry is, for the message: `stub rule` (default) or `HTTP mock`. */
-  readonly what?: "stub rule" | "HTTP mock";
+  /** What the faulty entry is, for the message: `stub rule` (default), `HTTP mock`, or a file's place (`YAML eval a.yaml`). */
+  readonly what?: string;
 }
 
 /** A stub rule or session option is invalid. Thrown by `createSession` before any call runs. */
@@ -53,7 +53,9 @@ function where(location: ConfigErrorLocation): string {
         ? `${what} #${location.ruleIndex}`
         : what === "stub rule"
           ? "stubs"
-          : "http";
+          : what === "HTTP mock"
+            ? "http"
+            : what;
   // A pointer holds the user's keys: past a few hundred characters its middle says nothing.
   const pointer = location.pointer.length > 200 ? `${location.pointer.slice(0, 120)}…${location.pointer.slice(-60)}` : location.pointer;
   return pointer === "" ? rule : `${rule} at ${pointer}`;

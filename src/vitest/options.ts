@@ -1,6 +1,7 @@
 import type { CassetteMode } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
+import type { YamlEvalsOptions } from "./yaml-plugin.js";
 
 /** The wire mock the plugin starts before any test module loads (see {@link TooltracePluginOptions.llm}). */
 export interface PluginLlmOptions {
@@ -52,4 +53,9 @@ export interface TooltracePluginOptions {
    * `@opentelemetry/exporter-trace-otlp-http`. Default off.
    */
   readonly otel?: boolean | { readonly url?: string; readonly serviceName?: string };
+  /**
+   * YAML evals (`*.eval.yaml`, evalview's schema): the agent module of cases that name none, agent modules by
+   * `adapter`, and the variants and seed of each case (`TOOLTRACE_VARIANTS` and `TOOLTRACE_SEED` win).
+   */
+  readonly evals?: YamlEvalsOptions;
 }

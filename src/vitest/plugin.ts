@@ -8,10 +8,14 @@ import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
 import { lateCallReporter } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
+import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
   readonly name: string;
+  /** Before Vite's own plugins, so a YAML eval file is loaded as the module that declares its tests. */
+  readonly enforce: "pre";
+  load(id: string): string | undefined;
   config(config?: { root?: string; test?: { include?: unknown; root?: string } }): {
     test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions }; watchTriggerPatterns: WatchTrigger[] };
   };
@@ -53,9 +57,12 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   if (options.http !== undefined) compileHttpMocks(options.http);
   const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
   let vitest: WatchedVitest | undefined;
+  let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
   return {
     name: "tooltrace",
+    enforce: "pre",
+    load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
     configureVitest: (context) => {
       vitest = context.vitest;
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
@@ -75,25 +82,33 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.
-    config: (config) => ({
-      test: {
-        setupFiles,
-        watchTriggerPatterns,
-        include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN] : [],
-        provide: {
-          tooltrace: {
-            ...options,
-            middleware: middleware.map((path) =>
-              isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
-            ),
+    config: (config) => {
+      root = config?.test?.root ?? config?.root ?? process.cwd();
+      return {
+        test: {
+          setupFiles,
+          watchTriggerPatterns,
+          include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN] : [],
+          provide: {
+            tooltrace: {
+              ...options,
+              middleware: middleware.map((path) =>
+                isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
+              ),
+            },
           },
         },
-      },
-    }),
+      };
+    },
   };
 }
 
 /** A setup file of the plugin: the built one beside the build, the source beside the sources (tooltrace's own tests). */
 function setupFilePath(name: "setup" | "llm-setup"): string {
+  return runtimePath(name);
+}
+
+/** A module the plugin hands Vitest: built in `dist/vitest-<name>.js`, or `src/vitest/<name>.ts` in tooltrace's own tests. */
+function runtimePath(name: "setup" | "llm-setup" | "yaml-evals"): string {
   return runsFromBuild() ? join(packageRoot(), "dist", `vitest-${name}.js`) : join(packageRoot(), "src", "vitest", `${name}.ts`);
 }

@@ -1,0 +1,199 @@
+import { StubConfigError } from "../base/errors.js";
+import { compactJson } from "../base/excerpt.js";
+
+/** A tool mock in evalview's schema: the tool, a subset of its parameters, and what it returns or raises. */
+export interface YamlToolMock {
+  readonly tool: string;
+  readonly match_params?: Readonly<Record<string, unknown>>;
+  readonly returns?: unknown;
+  readonly error?: string;
+  readonly latency_ms?: number;
+}
+
+/** An LLM response mock: a prompt substring (or a regex with `regex: true`) and the text the model answers. */
+export interface YamlResponseMock {
+  readonly match_prompt: string;
+  readonly regex?: boolean;
+  readonly returns: string;
+}
+
+/** An HTTP mock: a URL substring (or a regex), a method, and the response. */
+export interface YamlHttpMock {
+  readonly url_pattern: string;
+  readonly regex?: boolean;
+  readonly method?: string;
+  readonly status?: number;
+  readonly body?: unknown;
+}
+
+/**
+ * One YAML eval, in evalview's schema (`name`, `adapter`, `input.query`, `expected.tools`, `thresholds`,
+ * `mocks`), with tooltrace's own `stubs` and `http` (the same contracts as in TypeScript) and `agent`, the
+ * module that builds the agent (a path relative to the YAML file).
+ */
+export interface YamlEvalCase {
+  readonly name: string;
+  readonly adapter?: string;
+  readonly agent?: string;
+  readonly input: { readonly query: string; readonly turns?: readonly string[] };
+  readonly expected?: {
+    readonly tools?: readonly string[];
+    readonly sequence?: readonly string[];
+    readonly output?: { readonly contains?: readonly string[]; readonly not_contains?: readonly string[] };
+  };
+  readonly thresholds?: { readonly min_score?: number; readonly min_pass_rate?: number };
+  readonly mocks?: {
+    readonly seed?: number;
+    readonly strict?: boolean;
+    readonly variants?: number;
+    readonly tool_mocks?: readonly YamlToolMock[];
+    readonly response_mocks?: readonly YamlResponseMock[];
+    readonly http_mocks?: readonly YamlHttpMock[];
+  };
+  readonly stubs?: readonly unknown[];
+  readonly http?: readonly unknown[];
+}
+
+const KEYS = {
+  case: ["name", "adapter", "agent", "input", "expected", "thresholds", "mocks", "stubs", "http", "description", "tags"],
+  input: ["query", "turns", "context"],
+  expected: ["tools", "sequence", "output"],
+  output: ["contains", "not_contains"],
+  thresholds: ["min_score", "min_pass_rate", "max_cost", "max_latency"],
+  mocks: ["seed", "strict", "variants", "tool_mocks", "response_mocks", "http_mocks"],
+  tool: ["tool", "match_params", "returns", "error", "latency_ms"],
+  response: ["match_prompt", "regex", "returns"],
+  http: ["url_pattern", "regex", "method", "status", "body"],
+} as const;
+
+/** A fault in a YAML eval: the file, the case and the JSON pointer, in tooltrace's message form. */
+export function yamlError(file: string, caseName: string | undefined, pointer: string, problem: string, fix?: string): StubConfigError {
+  const where = caseName === undefined ? file : `${file}, case "${caseName}"`;
+  return new StubConfigError({ pointer, what: `YAML eval ${where}` }, problem, fix);
+}
+
+/** Checks one parsed document against the schema, naming the first fault by its pointer. */
+export function checkYamlCase(value: unknown, file: string, index: number): YamlEvalCase {
+  const fail = (pointer: string, problem: string, fix?: string): never => {
+    throw yamlError(file, record(value) && typeof value.name === "string" ? value.name : `#${index + 1}`, pointer, problem, fix);
+  };
+  if (!record(value)) return fail("", `a case is a mapping with name, input and mocks; got ${compactJson(value, 40)}.`);
+  known(value, KEYS.case, "", fail);
+  if (typeof value.name !== "string" || value.name === "") fail("/name", "every case needs a `name` (the test's name).");
+  const input = value.input;
+  if (!record(input) || typeof input.query !== "string") fail("/input/query", "the user message is `input.query`, a string.");
+  known(input as Record<string, unknown>, KEYS.input, "/input", fail);
+  strings((input as Record<string, unknown>).turns, "/input/turns", fail);
+  if (value.agent !== undefined && typeof value.agent !== "string") fail("/agent", "`agent` is a module path, relative to this file.");
+  if (value.expected !== undefined) {
+    if (!record(value.expected)) fail("/expected", "`expected` is a mapping (tools, sequence, output).");
+    const expected = value.expected as Record<string, unknown>;
+    known(expected, KEYS.expected, "/expected", fail);
+    strings(expected.tools, "/expected/tools", fail);
+    strings(expected.sequence, "/expected/sequence", fail);
+    if (expected.output !== undefined) {
+      if (!record(expected.output)) fail("/expected/output", "`expected.output` is a mapping (contains, not_contains).");
+      known(expected.output as Record<string, unknown>, KEYS.output, "/expected/output", fail);
+      strings((expected.output as Record<string, unknown>).contains, "/expected/output/contains", fail);
+      strings((expected.output as Record<string, unknown>).not_contains, "/expected/output/not_contains", fail);
+    }
+  }
+  if (value.thresholds !== undefined) {
+    if (!record(value.thresholds)) fail("/thresholds", "`thresholds` is a mapping (min_score, min_pass_rate).");
+    const thresholds = value.thresholds as Record<string, unknown>;
+    known(thresholds, KEYS.thresholds, "/thresholds", fail);
+    range(thresholds.min_score, 0, 100, "/thresholds/min_score", fail);
+    range(thresholds.min_pass_rate, 0, 1, "/thresholds/min_pass_rate", fail, "write 0.8 for 80%.");
+  }
+  if (value.mocks !== undefined) checkMocks(value.mocks, fail);
+  for (const key of ["stubs", "http"] as const)
+    if (value[key] !== undefined && !Array.isArray(value[key]))
+      fail(`/${key}`, `\`${key}\` is a list of tooltrace ${key === "stubs" ? "stub rules" : "HTTP mocks"}.`);
+  return value as unknown as YamlEvalCase;
+}
+
+function checkMocks(mocks: unknown, fail: (pointer: string, problem: string, fix?: string) => never): void {
+  if (!record(mocks)) fail("/mocks", "`mocks` is a mapping (seed, strict, tool_mocks, response_mocks, http_mocks).");
+  const m = mocks as Record<string, unknown>;
+  known(m, KEYS.mocks, "/mocks", fail);
+  if (m.seed !== undefined && !Number.isSafeInteger(m.seed)) fail("/mocks/seed", `the seed is an integer; got ${compactJson(m.seed, 30)}.`);
+  if (m.strict !== undefined && typeof m.strict !== "boolean") fail("/mocks/strict", "`strict` is true or false.");
+  if (m.variants !== undefined && !(Number.isInteger(m.variants) && (m.variants as number) >= 1))
+    fail("/mocks/variants", "`variants` is a positive integer.");
+  list(m.tool_mocks, "/mocks/tool_mocks", fail).forEach((mock, i) => {
+    const at = `/mocks/tool_mocks/${i}`;
+    if (!record(mock) || typeof mock.tool !== "string" || mock.tool === "") return fail(`${at}/tool`, "each tool mock names its `tool`.");
+    known(mock, KEYS.tool, at, fail);
+    if (mock.match_params !== undefined && !record(mock.match_params))
+      fail(`${at}/match_params`, "`match_params` is a mapping of parameter names to values.");
+    if (mock.error !== undefined && typeof mock.error !== "string") fail(`${at}/error`, "`error` is the message the tool raises.");
+    if (mock.error !== undefined && "returns" in mock) fail(`${at}/error`, "a tool mock either `returns` or raises an `error`, not both.");
+    range(mock.latency_ms, 0, 60_000, `${at}/latency_ms`, fail);
+  });
+  list(m.response_mocks, "/mocks/response_mocks", fail).forEach((mock, i) => {
+    const at = `/mocks/response_mocks/${i}`;
+    if (!record(mock) || typeof mock.match_prompt !== "string")
+      return fail(`${at}/match_prompt`, "each response mock has a `match_prompt` string.");
+    known(mock, KEYS.response, at, fail);
+    if (typeof mock.returns !== "string") fail(`${at}/returns`, "a response mock `returns` the model's text, a string.");
+    if (mock.regex === true) regex(mock.match_prompt, `${at}/match_prompt`, fail);
+  });
+  list(m.http_mocks, "/mocks/http_mocks", fail).forEach((mock, i) => {
+    const at = `/mocks/http_mocks/${i}`;
+    if (!record(mock) || typeof mock.url_pattern !== "string" || mock.url_pattern === "")
+      return fail(`${at}/url_pattern`, "each HTTP mock has a `url_pattern` (a part of the URL).");
+    known(mock, KEYS.http, at, fail);
+    if (mock.method !== undefined && typeof mock.method !== "string") fail(`${at}/method`, "`method` is an HTTP method such as GET.");
+    range(mock.status, 100, 599, `${at}/status`, fail);
+    if (mock.regex === true) regex(mock.url_pattern, `${at}/url_pattern`, fail);
+  });
+}
+
+function record(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function known(
+  value: Record<string, unknown>,
+  keys: readonly string[],
+  at: string,
+  fail: (pointer: string, problem: string, fix?: string) => never,
+): void {
+  for (const key of Object.keys(value))
+    if (!keys.includes(key)) fail(`${at}/${key}`, `unknown field \`${key}\`.`, `use one of: ${keys.join(", ")}.`);
+}
+
+function strings(value: unknown, at: string, fail: (pointer: string, problem: string) => never): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) fail(at, "a list of strings.");
+  (value as unknown[]).forEach((item, i) => {
+    if (typeof item !== "string") fail(`${at}/${i}`, `a string; got ${compactJson(item, 30)}.`);
+  });
+}
+
+function list(value: unknown, at: string, fail: (pointer: string, problem: string) => never): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(at, "a list.");
+  return value as unknown[];
+}
+
+function range(
+  value: unknown,
+  min: number,
+  max: number,
+  at: string,
+  fail: (pointer: string, problem: string, fix?: string) => never,
+  fix?: string,
+): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || !(value >= min && value <= max))
+    fail(at, `a number from ${min} to ${max}; got ${compactJson(value, 30)}.`, fix);
+}
+
+function regex(pattern: string, at: string, fail: (pointer: string, problem: string) => never): void {
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    fail(at, `not a valid regular expression: ${(error as Error).message}.`);
+  }
+}

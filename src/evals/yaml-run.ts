@@ -1,0 +1,150 @@
+import { createSession } from "../session/create-session.js";
+import type { SessionOptions } from "../session/types.js";
+import type { Turn } from "../trace/types.js";
+import { branchReport } from "../variants/branch-report.js";
+import { trials, type TrialsReport } from "../variants/trials.js";
+import type { YamlEvalCase } from "./yaml-case.js";
+import { RESPONSE_MOCKS, yamlSessionParts } from "./yaml-mocks.js";
+
+/** What the agent module of a YAML eval is given for each variant. */
+export interface EvalAgentContext {
+  /** The variant's seed: pass it on to anything random (the session gets it too). */
+  readonly seed: number;
+  /** The case's `name`. */
+  readonly caseName: string;
+  /** The case's `adapter`, when it names one (evalview's `anthropic`, `openai`, ...). */
+  readonly adapter?: string;
+}
+
+/** What the agent module builds: the session's agent and tools, and optionally its mock model and stubs. */
+export type EvalAgentSetup = Omit<SessionOptions, "seed" | "http" | "steps">;
+
+/** The default export of a YAML eval's agent module. */
+export type EvalAgentFactory = (context: EvalAgentContext) => EvalAgentSetup | Promise<EvalAgentSetup>;
+
+/**
+ * Types the default export of the module a YAML eval runs: a function from the variant's seed to the agent and
+ * its tools (anything `createSession` takes but the mocks, which come from the YAML file).
+ *
+ * @example
+ * ```ts
+ * // evals/flight-agent.ts
+ * export default defineEvalAgent(({ seed }) => ({ agent: aiSdkAgent({ model, tools }), tools }));
+ * ```
+ */
+export function defineEvalAgent(factory: EvalAgentFactory): EvalAgentFactory {
+  return factory;
+}
+
+/** How many variants, from which seed. */
+export interface YamlRunOptions {
+  readonly variants: number;
+  readonly seed: number;
+}
+
+/** What one case's run found, with evalview's branch report. */
+export interface YamlCaseResult {
+  readonly ok: boolean;
+  readonly report: string;
+  readonly trials: TrialsReport;
+}
+
+/**
+ * Runs one case: `variants` trials from `seed`, each a fresh session with the case's mocks, the user message
+ * (then `input.turns`), and the case's expectations scored from 0 to 100 against `thresholds.min_score`
+ * (default 100). The case passes when the share of passing variants reaches `thresholds.min_pass_rate`
+ * (default 1).
+ */
+export async function runYamlCase(
+  file: string,
+  evalCase: YamlEvalCase,
+  factory: EvalAgentFactory,
+  options: YamlRunOptions,
+): Promise<YamlCaseResult> {
+  const parts = yamlSessionParts(file, evalCase);
+  const minScore = evalCase.thresholds?.min_score ?? 100;
+  const minPassRate = evalCase.thresholds?.min_pass_rate ?? 1;
+  const report = await trials(options.variants, { seed: options.seed, name: evalCase.name, print: false }, async ({ seed }) => {
+    const setup = await factory({ seed, caseName: evalCase.name, ...(evalCase.adapter ? { adapter: evalCase.adapter } : {}) });
+    const session = createSession({
+      ...setup,
+      seed,
+      stubs: [...parts.stubs, ...(setup.stubs ?? [])],
+      http: parts.http,
+      steps: parts.steps,
+      middleware: [...parts.middleware, ...(setup.middleware ?? [])],
+      ...(parts.strict ? { strict: true } : {}),
+    });
+    const turns = [await session.send(evalCase.input.query)];
+    for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
+    const { score, missed } = scoreCase(evalCase, turns);
+    if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
+  });
+  const ok = report.passRate >= minPassRate;
+  const runs = report.runs.map((run) => ({ ...run, tokens: run.turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0) }));
+  const text = `${branchReport(evalCase.name, runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
+  return { ok, report: text, trials: report };
+}
+
+/** The case's expectations as a score from 0 to 100, and what was missed. */
+export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { score: number; missed: string[] } {
+  const calls = turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName));
+  const text = (turns.at(-1)?.text ?? "").toLowerCase();
+  const parts: number[] = [];
+  const missed: string[] = [];
+  const share = (found: readonly string[], all: readonly string[], what: string) => {
+    parts.push(found.length / all.length);
+    const left = all.filter((item) => !found.includes(item));
+    if (left.length > 0) missed.push(`${what} ${left.join(", ")}`);
+  };
+  const { tools, sequence, output } = evalCase.expected ?? {};
+  if (tools?.length)
+    share(
+      tools.filter((tool) => calls.includes(tool)),
+      tools,
+      "tools not called:",
+    );
+  if (sequence?.length) {
+    let at = 0;
+    const inOrder = sequence.filter((tool) => {
+      const found = calls.indexOf(tool, at);
+      if (found === -1) return false;
+      at = found + 1;
+      return true;
+    });
+    share(inOrder, sequence, "not in sequence:");
+  }
+  if (output?.contains?.length)
+    share(
+      output.contains.filter((piece) => text.includes(piece.toLowerCase())),
+      output.contains,
+      "output lacks:",
+    );
+  if (output?.not_contains?.length)
+    share(
+      output.not_contains.filter((piece) => !text.includes(piece.toLowerCase())),
+      output.not_contains,
+      "output contains:",
+    );
+  const failed = turns.find((turn) => turn.status !== "completed");
+  if (failed) missed.unshift(`turn ${failed.index + 1} ${failed.status}${failed.error ? `: ${failed.error.message}` : ""}`);
+  const score = failed ? 0 : parts.length === 0 ? 100 : Math.round((parts.reduce((a, b) => a + b, 0) / parts.length) * 100);
+  return { score, missed };
+}
+
+/** How often each mock answered across the variants: `tool:search_flights ×3`, `response_mocks ×2`, `http:api.x ×1`. */
+function mocksApplied(report: TrialsReport): Map<string, number> {
+  const applied = new Map<string, number>();
+  const add = (key: string) => applied.set(key, (applied.get(key) ?? 0) + 1);
+  for (const run of report.runs)
+    for (const turn of run.turns) {
+      for (const call of turn.toolCalls)
+        if (call.answeredBy?.kind === "stub" && call.answeredBy.ruleId.startsWith("tool_mocks/")) add(`tool:${call.qualifiedName}`);
+      for (const call of turn.modelCalls)
+        if (call.answeredBy?.kind === "middleware" && call.answeredBy.name === RESPONSE_MOCKS) add("response_mocks");
+      for (const call of turn.httpCalls ?? [])
+        if (call.answeredBy?.kind === "stub" && call.answeredBy.ruleId.startsWith("http_mocks/"))
+          add(`http:${call.method} ${new URL(call.url).host}`);
+    }
+  return applied;
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { lazyRequire } from "../base/lazy-require.js";
+
+/** YAML eval files, found beside test files: `flights.eval.yaml`. */
+export const YAML_EVAL_PATTERN = "**/*.eval.{yaml,yml}";
+
+/** The plugin's `evals` option: where the agent modules of YAML evals are, and the variants to run. */
+export interface YamlEvalsOptions {
+  /** The agent module of every case that names none (a path from the project root). */
+  readonly agent?: string;
+  /** Agent modules by the case's `adapter` (evalview's `anthropic`, `openai`, ...), from the project root. */
+  readonly adapters?: { readonly [adapter: string]: string };
+  /** Variants per case (below `TOOLTRACE_VARIANTS` and a case's `mocks.variants`). Default 1. */
+  readonly variants?: number;
+  /** The first variant's seed (below `TOOLTRACE_SEED` and a case's `mocks.seed`). Default 1. */
+  readonly seed?: number;
+}
+
+const loadYaml = lazyRequire<{ parseAllDocuments(source: string): readonly { toJS(): unknown }[] }>("yaml");
+
+/**
+ * The module Vitest runs for a YAML eval file: it hands the file's text to `defineYamlEvals` (which parses and
+ * validates it while Vitest collects the file) with each case's agent module as a dynamic import, so Vite
+ * transforms the agent module as any test import.
+ */
+export function yamlEvalModule(id: string, root: string, runtime: string, options: YamlEvalsOptions): string {
+  const source = readFileSync(id, "utf8");
+  const agents: string[] = [];
+  for (const entry of casesOf(source)) {
+    const path =
+      typeof entry.agent === "string"
+        ? resolve(dirname(id), entry.agent)
+        : typeof entry.adapter === "string" && options.adapters?.[entry.adapter]
+          ? fromRoot(root, options.adapters[entry.adapter] as string)
+          : options.agent
+            ? fromRoot(root, options.agent)
+            : undefined;
+    if (typeof entry.name === "string" && path !== undefined)
+      agents.push(`${JSON.stringify(entry.name)}: () => import(${JSON.stringify(path)})`);
+  }
+  const defaults = {
+    ...(options.variants !== undefined ? { variants: options.variants } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  return [
+    `import { defineYamlEvals } from ${JSON.stringify(runtime)};`,
+    `defineYamlEvals({ file: ${JSON.stringify(relative(root, id))}, source: ${JSON.stringify(source)}, agents: { ${agents.join(", ")} }, defaults: ${JSON.stringify(defaults)} });`,
+    "",
+  ].join("\n");
+}
+
+/** The cases' names and agents, read leniently: a broken file is reported by `defineYamlEvals`, with its place. */
+function casesOf(source: string): { name?: unknown; agent?: unknown; adapter?: unknown }[] {
+  try {
+    return loadYaml()
+      .parseAllDocuments(source)
+      .flatMap((document) => {
+        const value = document.toJS();
+        return Array.isArray(value) ? value : [value];
+      })
+      .filter((value): value is Record<string, unknown> => value !== null && typeof value === "object");
+  } catch {
+    return [];
+  }
+}
+
+function fromRoot(root: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(root, path);
+}

@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
+
+const project = join(import.meta.dirname, "../fixtures/yaml-project");
+const runs = join(project, "runs");
+mkdirSync(runs, { recursive: true });
+const folder = mkdtempSync(join(runs, "case-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function vitest(env: Record<string, string>, ...args: string[]) {
+  return promisify(execFile)(
+    process.execPath,
+    [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts"), ...args],
+    {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    },
+  ).then(
+    (ok) => ({ code: 0, output: ok.stdout + ok.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+  );
+}
+
+/** Writes a YAML eval beside the fixture's agent and runs only it. */
+async function runYaml(name: string, yaml: string, env: Record<string, string> = {}) {
+  const file = join(folder, name);
+  writeFileSync(file, yaml);
+  return vitest({ FIXTURE_ONLY: relative(project, file), ...env }, "--reporter=verbose");
+}
+
+describe("YAML evals in evalview's schema", { timeout: 60_000 }, () => {
+  test("the seed's flight-booking file runs unchanged with 3 variants; its branch report has the seed's shape", async () => {
+    const { code, output } = await vitest({ TOOLTRACE_VARIANTS: "3", FIXTURE_ONLY: "flight-booking.eval.yaml" });
+    expect(output).toContain("▶ flight-booking-sim  (seed=42, variants=3)");
+    expect(output).toMatch(/ {2}Mocks applied:\n {4}· tool:search_flights ×3\n {4}· tool:book_flight ×2\n {2}Variants:\n/);
+    expect(output).toMatch(
+      / {4}· #0 branch=b0 \d+ tokens \d+ms ✓\n {4}· #1 branch=b0 \d+ tokens \d+ms ✓\n {4}· #2 branch=b1 \d+ tokens \d+ms ✗ score 50 < 70: tools not called: book_flight\n/,
+    );
+    expect(output).toMatch(/ {2}Branches:\n {4}· b0: step-0:search_flights → step-1:book_flight\n {4}· b1: step-0:search_flights\n/);
+    // One variant in three missed a tool: evalview exits 1 on any failed test, and so does the Vitest run.
+    expect(code).toBe(1);
+    expect(output).toContain('YAML eval "flight-booking-sim": 2 of 3 variants passed.');
+  });
+
+  test("every variant passing passes; TOOLTRACE_SEED moves the seed", async () => {
+    const { code, output } = await vitest({
+      TOOLTRACE_VARIANTS: "2",
+      TOOLTRACE_SEED: "7",
+      FIXTURE_HESITATE: "0",
+      FIXTURE_ONLY: "flight-booking.eval.yaml",
+    });
+    expect(output).toContain("▶ flight-booking-sim  (seed=7, variants=2)");
+    expect(code).toBe(0);
+  });
+
+  test("several cases in one file are several tests; tooltrace's own stubs, HTTP mocks and response mocks work beside evalview's", async () => {
+    const { code, output } = await runYaml(
+      "mixed.eval.yaml",
+      `name: own-stubs
+adapter: anthropic
+input: { query: Book a flight to Paris. }
+expected: { tools: [search_flights, book_flight], output: { contains: [CONF-1] } }
+stubs:
+  - { id: cheap, tool: search_flights, match: { to: { pattern: "^Par" } }, outcome: { response: [{ id: FL1, price: 10 }] } }
+  - { id: booked, tool: book_flight, outcome: { response: { confirmation: CONF-1 } } }
+---
+name: the model answered by a response mock
+adapter: anthropic
+input: { query: Please summarize my trip. }
+expected: { output: { contains: ["Summary: one flight"] } }
+mocks:
+  response_mocks:
+    - { match_prompt: summarize, returns: "Summary: one flight found at $299." }
+---
+name: strict refuses the unmocked booking
+adapter: anthropic
+input: { query: Book a flight to Paris. }
+thresholds: { min_pass_rate: 0 }
+mocks:
+  strict: true
+  tool_mocks:
+    - { tool: search_flights, returns: [{ id: FL9, price: 1 }] }
+`,
+      { FIXTURE_HESITATE: "0" },
+    );
+    expect(output).toMatch(/✓ .*own-stubs/);
+    expect(output).toMatch(/✓ .*the model answered by a response mock/);
+    expect(output).toContain("strict mode: no stub rule matched book_flight");
+    expect(output).toContain("Tests  3 passed (3)");
+    expect(code).toBe(0);
+  });
+
+  test("faults are reported while Vitest collects the file, with the file, the case and the JSON pointer", async () => {
+    const both = await runYaml(
+      "both.eval.yaml",
+      "name: both\ninput: { query: hi }\nmocks:\n  tool_mocks:\n    - { tool: x, returns: 1, error: boom }\n",
+    );
+    expect(both.output).toMatch(
+      /YAML eval runs\/case-\w+\/both\.eval\.yaml, case "both" at \/mocks\/tool_mocks\/0\/error: a tool mock either `returns` or raises an `error`, not both\./,
+    );
+    expect(both.output).toContain("Failed Suites 1");
+    const stub = await runYaml(
+      "stub.eval.yaml",
+      "name: stub\ninput: { query: hi }\nstubs:\n  - { id: s, tool: x, match: { to: { lenght: 3 } }, outcome: { response: 1 } }\n",
+    );
+    expect(stub.output).toMatch(/case "stub" at \/stubs\/0\/match\/to\/lenght: unknown keyword `lenght` in a match constraint/);
+    const params = await runYaml(
+      "params.eval.yaml",
+      "name: params\ninput: { query: hi }\nmocks: { tool_mocks: [ { tool: x, match_params: [Paris] } ] }\n",
+    );
+    expect(params.output).toContain(
+      'case "params" at /mocks/tool_mocks/0/match_params: `match_params` is a mapping of parameter names to values.',
+    );
+    const syntax = await runYaml("syntax.eval.yaml", "name: broken\ninput: [1,\n");
+    expect(syntax.output).toMatch(/syntax\.eval\.yaml: not valid YAML at line \d+, column \d+/);
+    const unknown = await runYaml("unknown.eval.yaml", "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n");
+    expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
+    expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
+  });
+});
