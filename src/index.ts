@@ -93,6 +93,13 @@ export { useStrict } from "./lifecycle/strict-default.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
 export { trials, type Trial, type TrialRun, type TrialsOptions, type TrialsReport } from "./variants/trials.js";
 export { passHatK, passAtK } from "./variants/pass-rates.js";
+export {
+  simulateUser,
+  type SimulateUserOptions,
+  type SimulatedUserView,
+  type SimulatedPersona,
+  type SimulatedConversation,
+} from "./variants/simulate-user.js";
 export { defineEvalAgent, scoreCase, type EvalAgentContext, type EvalAgentFactory, type EvalAgentSetup } from "./evals/yaml-run.js";
 export type { YamlEvalCase, YamlToolMock, YamlResponseMock, YamlHttpMock } from "./evals/yaml-case.js";
 export type { TrialsJson } from "./lifecycle/test-report.js";
