@@ -1,6 +1,8 @@
 /**
  * tooltrace's matchers, runner-neutral: pass them to `expect.extend` (Vitest or Jest).
  * The Vitest plugin and `tooltrace/jest` register them for you.
+ *
+ * @module tooltrace/matchers
  */
 export { toHaveCalledTool, type CalledToolOptions } from "./to-have-called-tool.js";
 export { toHaveToolOrder, type ToolOrderEntry } from "./to-have-tool-order.js";
@@ -27,6 +29,8 @@ export {
   toMatchInlineTraceSnapshot,
   type TraceSnapshotMatcherOptions,
   type TraceSnapshotOptions,
+  type SnapshotContext,
+  type SnapshotState,
 } from "./to-match-trace-snapshot.js";
 export type { CountExpectation } from "./lib/count.js";
 export type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";

@@ -13,7 +13,7 @@ export interface TraceSnapshotMatcherOptions extends TraceSnapshotOptions {
 }
 
 /** The part of Vitest's and Jest's snapshot state a trace snapshot uses (both have it as `this.snapshotState`). */
-interface SnapshotState {
+export interface SnapshotState {
   match(options: {
     testId?: string;
     testName: string;
@@ -30,7 +30,8 @@ interface SnapshotState {
   };
 }
 
-interface SnapshotContext extends MatcherContext {
+/** The matcher context of a trace snapshot: Vitest's or Jest's, with its snapshot state. */
+export interface SnapshotContext extends MatcherContext {
   readonly snapshotState?: SnapshotState;
   readonly currentTestName?: string;
   /** Vitest's running test. */

@@ -2,6 +2,8 @@
 /**
  * tooltrace: test AI agents the way you test any other code. Stub tools with portable JSON rules, run the
  * real agent, and assert on the typed call trace.
+ *
+ * @module tooltrace
  */
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
 export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./session/types.js";
@@ -11,6 +13,7 @@ export { inSubagent } from "./catchers/subagent.js";
 export { mcpTools, type McpToolEntry, type McpToolsOptions, type McpClientLike } from "./agents/mcp.js";
 export { mockModel, type MockModelV2Options, type MockModelV4Options } from "./catchers/ai-sdk-model.js";
 export { createRuleSet, RuleSet, STUB_LIMITS, type StubSelection, type RuleSetOptions } from "./stubs/index.js";
+export type { ToolStubBase } from "./stubs/types.js";
 export type { ToolStub, ToolStubOutcome, ToolStubThrow, ToolStubMatch, MatchSchema, MatchScalar, MatchJsonType } from "./stubs/index.js";
 export type {
   AnswerSource,
@@ -48,7 +51,9 @@ export { diffTraceSnapshots } from "./trace/trace-snapshot-diff.js";
 export { jsonDifferences, describeDifference, type JsonDifference } from "./trace/json-diff.js";
 export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
 export type { Step, StepContext, Terminal, TerminalProgress } from "./pipeline/types.js";
-export { StubConfigError, TooltraceError } from "./base/errors.js";
+export { StubConfigError, TooltraceError, type ConfigErrorLocation } from "./base/errors.js";
+export type { RedactOptions } from "./secrets/redactor.js";
+export type { ResolvedReply } from "./model/types.js";
 export { createResponder, type Responder } from "./model/index.js";
 export type {
   MockModelInput,

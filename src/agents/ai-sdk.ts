@@ -1,3 +1,4 @@
+/** @module tooltrace/ai-sdk */
 import { generateText, stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { Agent } from "../session/types.js";
 

@@ -1,3 +1,4 @@
+/** @module tooltrace/agents-sdk */
 import { Handoff, handoff, Runner, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
 import type { TurnContext } from "../pipeline/caught.js";
 import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";

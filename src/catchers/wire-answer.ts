@@ -43,9 +43,9 @@ export interface LlmAnswer {
   answer(request: Request): Promise<Response>;
   /** The same answer before it is a `Response`, for a transport that writes it itself (the loopback server). */
   answerWire(request: WireRequest): Promise<WireReply>;
-  /** The codec serving this URL path, if any. */
+  /** @internal The codec serving this URL path, if any. */
   codecFor(pathname: string): WireCodec | undefined;
-  /** The last {@link MAX_JOURNAL} model calls answered, in order, also those made outside a session. */
+  /** The last 1,000 model calls answered, in order, also those made outside a session. */
   readonly calls: readonly ModelCall[];
   readonly responder: Responder;
 }

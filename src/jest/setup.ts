@@ -3,6 +3,8 @@
  * Jest setup: add `"setupFilesAfterEnv": ["tooltrace/jest"]` to your Jest config. Registers the matchers
  * and the same after-test checks as the Vitest plugin. Jest runs a file's tests one at a time, so the
  * running test's scope is set before each test.
+ *
+ * @module tooltrace/jest
  */
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";

@@ -40,6 +40,7 @@ export class RuleSet {
   private readonly positions = new Map<string, number>();
   readonly ruleIds: readonly string[];
 
+  /** @internal Built by {@link createRuleSet}, which validates and compiles the rules. */
   constructor(rules: readonly CompiledRule[]) {
     for (const rule of rules) {
       const entry = this.byTool.get(rule.qualifiedTool);

@@ -58,7 +58,8 @@ export type ToolStubOutcome =
   | { readonly response: unknown; readonly throw?: never }
   | { readonly throw: ToolStubThrow; readonly response?: never };
 
-interface ToolStubBase {
+/** What every stub rule has: its id, its tool, and what calls it matches. */
+export interface ToolStubBase {
   /** Session-unique rule id. It tracks this rule's sequence position; it is not a tool name or a call id. */
   readonly id: string;
   /** The tool's name, optionally qualified by its subagent path (`researcher/list_tasks`). */

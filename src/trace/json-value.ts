@@ -8,7 +8,7 @@
  * - a `Map` becomes an object of its entries (string keys) or an array of pairs, a `Set` an array;
  * - an `Error` keeps its name and message;
  * - a getter (or a Proxy's trap) that throws gives `"[Threw: message]"` instead of failing the whole copy;
- * - past {@link MAX_COPY_DEPTH} levels a value becomes a marker, so a hostile input never overflows the stack.
+ * - past `MAX_COPY_DEPTH` (256) levels a value becomes a marker, so a hostile input never overflows the stack.
  */
 export function toJsonValue(value: unknown): unknown {
   let plain: boolean;

@@ -4,7 +4,8 @@ import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 export interface WatchedVitest {
   readonly state: { getFiles(): readonly WatchedTask[] };
 }
-interface WatchedTask {
+/** The part of a Vitest task the watch trigger reads. */
+export interface WatchedTask {
   readonly filepath?: string;
   readonly meta?: { readonly tooltrace?: TooltraceTaskMeta };
   readonly tasks?: readonly WatchedTask[];

@@ -1,0 +1,25 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
+
+const root = join(import.meta.dirname, "../..");
+
+// `npm run docs` in CI: the API reference from the TSDoc of every entry point, with no public type left out.
+test("TypeDoc builds the API reference with no warning: every type an entry point's API names is documented", async () => {
+  const out = mkdtempSync(join(tmpdir(), "tooltrace-api-"));
+  const result = await promisify(execFile)(
+    process.execPath,
+    [packageFile("typedoc", "bin", "typedoc"), "--treatWarningsAsErrors", "--out", out],
+    { cwd: root },
+  ).catch((error: { stdout: string; stderr: string }) => error);
+  expect(`${result.stdout}${result.stderr}`).toContain("Found 0 errors and 0 warnings");
+  const modules = readdirSync(join(out, "modules"));
+  for (const entry of ["tooltrace.html", "tooltrace_vitest.html", "tooltrace_matchers.html", "tooltrace_msw.html", "tooltrace_cli.html"])
+    expect(modules).toContain(entry);
+  const session = readFileSync(join(out, "functions", "tooltrace.createSession.html"), "utf8");
+  expect(session).toContain("Creates a session over an agent");
+}, 120_000);
