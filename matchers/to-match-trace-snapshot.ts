@@ -127,7 +127,8 @@ function stripIndentation(snapshot: string): string {
   const indentation = /^\s*/.exec(lines[1] ?? "")?.[0] ?? "";
   const body = lines.slice(1, -1);
   if (!body.every((line) => line === "" || line.startsWith(indentation))) return snapshot;
-  return body.map((line) => line.slice(indentation.length)).join("\n");
+  // Jest compares the surrounding line breaks too; Vitest trims them.
+  return `\n${body.map((line) => line.slice(indentation.length)).join("\n")}\n`;
 }
 
 function turns(count: number): string {

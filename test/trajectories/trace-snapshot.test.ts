@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -89,6 +89,45 @@ describe("toMatchTraceSnapshot on Vitest's snapshot state", { timeout: 60_000 },
       expect((await run("/nonexistent", { FIXTURE_SPEC: spec_, CI: "1" })).code).toBe(0);
     } finally {
       rmSync(join(spec, ".."), { recursive: true, force: true });
+    }
+  });
+
+  test("under Jest: written, stable on rerun, a structural diff on change; inline snapshots too", async () => {
+    const runs = join(project, "runs");
+    mkdirSync(runs, { recursive: true });
+    const folder = mkdtempSync(join(runs, "jest-"));
+    cpSync(join(import.meta.dirname, "../fixtures/jest-snapshot-project/trace.jest-spec.mjs"), join(folder, "trace.jest-spec.mjs"));
+    const jest = (env: Record<string, string>) => {
+      const { CI: _ci, GITHUB_ACTIONS: _gh, ...rest } = process.env;
+      return promisify(execFile)(
+        process.execPath,
+        [
+          "--experimental-vm-modules",
+          "--no-warnings",
+          packageFile("jest", "bin", "jest.js"),
+          "--config",
+          join(import.meta.dirname, "../fixtures/jest-snapshot-project/jest.config.mjs"),
+        ],
+        { env: { ...rest, FIXTURE_ROOT: folder, NO_COLOR: "1", FORCE_COLOR: "0", ...env } },
+      ).then(
+        (ok) => ({ code: 0, output: ok.stdout + ok.stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+      );
+    };
+    try {
+      const first = await jest({});
+      expect(first.output).toContain("2 snapshots written");
+      expect(readFileSync(join(folder, "trace.jest-spec.mjs"), "utf8")).toContain("toMatchInlineTraceSnapshot(`");
+      expect(readFileSync(join(folder, "__snapshots__", "trace.jest-spec.mjs.snap"), "utf8")).toContain('"answeredBy": "stub order #1"');
+      const again = await jest({ CI: "1" });
+      expect(again.code).toBe(0);
+      expect(again.output).toContain("2 passed");
+      const changed = await jest({ CI: "1", FIXTURE_CHANGE: "status" });
+      expect(changed.code).toBe(1);
+      expect(changed.output).toContain('~ call 1 lookup: /turns/0/calls/0/output/status: "delivered" → "lost"');
+      expect(changed.output).toContain('~ /turns/0/text: "Order A17 is delivered." → "Order A17 is lost."');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
