@@ -5,6 +5,15 @@ import type { ToolCall } from "../trace/types.js";
 /** A test's conversations as plain text (no colours), for CI reports that show text: JUnit's properties. */
 export function conversationText(meta: TooltraceTaskMeta): string {
   const lines: string[] = [];
+  for (const trials of meta.trials ?? []) {
+    lines.push(
+      `trials: ${trials.passed} of ${trials.count} passed${trials.minPassRate === undefined ? "" : ` (min ${trials.minPassRate})`}`,
+    );
+    for (const run of trials.runs)
+      lines.push(
+        `  #${run.index} seed ${run.seed} ${run.passed ? "passed" : `failed: ${run.reason ?? ""}`} · ${run.path.join(" → ") || "(no tool calls)"}`,
+      );
+  }
   for (const session of meta.sessions) {
     lines.push(`${session.name}${session.strict ? " (strict)" : ""}`);
     for (const violation of session.violations) lines.push(`  violation: ${violation}`);

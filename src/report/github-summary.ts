@@ -22,6 +22,8 @@ function totals(tests: readonly ReportTest[]) {
   return { passed, failed, sessions, toolCalls, modelCalls, tokens };
 }
 
+const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
+
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /**
@@ -47,6 +49,19 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[]): 
   for (const [file, inFile] of byFile) {
     const t = totals(inFile);
     lines.push(`| ${cell(file)} | ${inFile.length} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |`);
+  }
+  const trials = tests.flatMap((test) => (test.meta?.trials ?? []).map((report) => ({ test, report })));
+  if (trials.length > 0) {
+    lines.push("", "| eval | trials | passed | pass rate | min | pass^k |", "| --- | ---: | ---: | ---: | ---: | --- |");
+    for (const { test, report } of trials) {
+      const hat = Object.entries(report.passHatK)
+        .map(([k, value]) => `pass^${k} ${value.toFixed(2)}`)
+        .join(", ");
+      const min = report.minPassRate === undefined ? "–" : percent(report.minPassRate);
+      lines.push(
+        `| ${cell(test.fullName)} | ${report.count} | ${report.passed} | ${percent(report.passRate)}${report.ok ? "" : " ✗"} | ${min} | ${hat} |`,
+      );
+    }
   }
   const failing = tests.filter((test) => test.state === "failed");
   if (failing.length > 0) {

@@ -1,5 +1,6 @@
 import type { ReportData } from "./report-data.js";
 import { VIEWER_SCRIPT } from "./viewer-script.js";
+import { TRIALS_SCRIPT, TRIALS_STYLE } from "./viewer-trials.js";
 
 const STYLE = `
 :root { --bg: #fbfbfc; --panel: #fff; --line: #e3e5e8; --text: #1f2328; --dim: #656d76; --ok: #1a7f37; --bad: #cf222e; --tool: #8250df; --model: #0969da; --http: #9a6700; }
@@ -75,7 +76,7 @@ export function viewerHtml(data: ReportData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${TRIALS_STYLE}</style>
 </head>
 <body>
 <aside>
@@ -88,7 +89,7 @@ export function viewerHtml(data: ReportData): string {
 </aside>
 <main id="main"></main>
 <script type="application/json" id="tooltrace-data">${scriptSafe(JSON.stringify(data))}</script>
-<script>${VIEWER_SCRIPT}</script>
+<script>${TRIALS_SCRIPT}${VIEWER_SCRIPT}</script>
 </body>
 </html>
 `;

@@ -85,6 +85,9 @@ export const VIEWER_SCRIPT = String.raw`
       item.setAttribute("data-test", test.id);
       item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
       item.appendChild($("span", "name", test.fullName));
+      ((test.meta && test.meta.trials) || []).forEach(function (t) {
+        item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
+      });
       item.onclick = function () { state.test = test.id; state.call = undefined; writeHash(); draw(); };
       list.appendChild(item);
     });
@@ -207,6 +210,7 @@ export const VIEWER_SCRIPT = String.raw`
     header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + Math.round(test.durationMs) + " ms" : "")));
     main.appendChild(header);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
+    ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
     var sessions = (test.meta && test.meta.sessions) || [];
     if (sessions.length === 0) main.appendChild($("p", "empty", "No tooltrace session in this test."));
     sessions.forEach(function (session) {

@@ -42,8 +42,11 @@ test("on GitHub Actions the plugin writes the job summary: totals, the pass rate
   const text = readFileSync(summary, "utf8");
   expect(text).toContain("## tooltrace");
   expect(text).toMatch(
-    /\| tests \| passed \| failed \| pass rate \| sessions \| tool calls \| model calls \| tokens \|\n\| ---: .*\n\| 13 \| 8 \| 5 \| 61\.5% \| \d+ \| \d+ \| \d+ \| \d+ \|/,
+    /\| tests \| passed \| failed \| pass rate \| sessions \| tool calls \| model calls \| tokens \|\n\| ---: .*\n\| 14 \| 9 \| 5 \| 64\.3% \| \d+ \| \d+ \| \d+ \| \d+ \|/,
   );
   expect(text).toMatch(/\| [^|]*plugin\.agent-spec\.ts \| \d+ \| \d+ \|/);
   expect(text).toContain("- strict violation fails the test even though the agent recovered: [tooltrace] session 1: strict mode");
+  expect(text).toMatch(
+    /\| eval \| trials \| passed \| pass rate \| min \| pass\^k \|\n.*\n\| trials of a flaky agent pass above their minimum rate \| 8 \| \d \| \d+(\.\d)?% \| 25% \| pass\^1 0\.\d\d, pass\^8 0\.00 \|/,
+  );
 });

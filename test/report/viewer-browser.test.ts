@@ -75,4 +75,23 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     expect(names.length).toBeGreaterThan(0);
     expect(await page.locator("li.test.passed").count()).toBe(0);
   });
+
+  test("a test's trials show as a chart: the pass rate against its minimum, a square per trial, the paths they took", async () => {
+    await page.locator("#search").fill("");
+    await page.locator("[data-filter=all]").click();
+    const item = page.locator("li.test", { hasText: "trials of a flaky agent" });
+    await expect.poll(() => item.locator(".rate-badge").textContent()).toMatch(/^\d\/8$/);
+    await item.click();
+    const heading = await page.locator("main .trials h2").textContent();
+    const passed = Number(/Trials: (\d) of 8 passed/.exec(heading ?? "")?.[1]);
+    expect(heading).toContain("min 25%");
+    expect(await page.locator("main .trials .trial").count()).toBe(8);
+    expect(await page.locator("main .trials .trial.fail").count()).toBe(8 - passed);
+    expect(await page.locator("main .trials .branch .bpath").allTextContents()).toEqual(
+      expect.arrayContaining(["lookup", "(no tool calls)"]),
+    );
+    expect(await page.locator("main .trials .fill").evaluate((el) => (el as HTMLElement).style.width)).toBe(`${(passed / 8) * 100}%`);
+    // Each trial's session is in the report too, named by its trial and seed.
+    expect(await page.locator("main .session h2", { hasText: "trial 1 (seed 1)" }).count()).toBe(1);
+  });
 });

@@ -1,0 +1,76 @@
+/**
+ * The viewer's chart of a test's repeated trials (`trials()`, YAML variants): the pass rate as a bar with the
+ * `minPassRate` marked, one square per trial (its seed, branch and why it failed on hover, its path below), and
+ * how many trials took each path. Plain browser JavaScript kept as text, defining `tooltraceTrials` for the
+ * viewer's script.
+ */
+export const TRIALS_SCRIPT = String.raw`
+window.tooltraceTrials = function (report, $) {
+  var box = $("section", "trials" + (report.ok ? " ok" : " below"));
+  var pct = function (share) { return Math.round(share * 1000) / 10 + "%"; };
+  box.appendChild($("h2", "", "Trials: " + report.passed + " of " + report.count + " passed (" + pct(report.passRate) + ")" + (report.minPassRate !== undefined ? " \u00b7 min " + pct(report.minPassRate) : "")));
+  var rate = $("div", "rate");
+  var fill = $("div", "fill");
+  fill.style.width = pct(report.passRate);
+  rate.appendChild(fill);
+  if (report.minPassRate !== undefined) {
+    var min = $("div", "min");
+    min.style.left = pct(report.minPassRate);
+    min.title = "minPassRate " + pct(report.minPassRate);
+    rate.appendChild(min);
+  }
+  box.appendChild(rate);
+  var paths = {};
+  var order = [];
+  report.runs.forEach(function (run) {
+    var key = run.path.join(" \u2192 ") || "(no tool calls)";
+    if (!(key in paths)) { paths[key] = { count: 0, passed: 0, branch: "b" + order.length }; order.push(key); }
+    paths[key].count += 1;
+    if (run.passed) paths[key].passed += 1;
+  });
+  var squares = $("div", "squares");
+  report.runs.forEach(function (run) {
+    var key = run.path.join(" \u2192 ") || "(no tool calls)";
+    var square = $("span", "trial " + (run.passed ? "pass" : "fail"), paths[key].branch);
+    square.title = "#" + run.index + " seed " + run.seed + " \u00b7 " + key + (run.reason ? " \u00b7 " + run.reason : "");
+    square.setAttribute("data-seed", String(run.seed));
+    squares.appendChild(square);
+  });
+  box.appendChild(squares);
+  var table = $("div", "branches");
+  order.forEach(function (key) {
+    var row = $("div", "branch");
+    row.appendChild($("span", "bname", paths[key].branch));
+    var track = $("span", "btrack");
+    var bar = $("span", "bfill");
+    bar.style.width = (paths[key].count / report.count) * 100 + "%";
+    track.appendChild(bar);
+    row.appendChild(track);
+    row.appendChild($("span", "bcount", paths[key].count + " \u00d7 (" + paths[key].passed + " passed)"));
+    row.appendChild($("span", "bpath", key));
+    table.appendChild(row);
+  });
+  box.appendChild(table);
+  var rates = Object.keys(report.passHatK || {}).map(function (k) { return "pass^" + k + " " + report.passHatK[k].toFixed(2); })
+    .concat(Object.keys(report.passAtK || {}).map(function (k) { return "pass@" + k + " " + report.passAtK[k].toFixed(2); }));
+  box.appendChild($("div", "rates", rates.join(" \u00b7 ")));
+  return box;
+};
+`;
+
+/** The chart's styles. */
+export const TRIALS_STYLE = `
+.trials { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin-bottom: 16px; }
+.trials h2 { font-size: 14px; margin: 0 0 8px; } .trials.below h2 { color: var(--bad); }
+.trials .rate { position: relative; height: 12px; background: #ffebe9; border-radius: 6px; overflow: visible; }
+.trials .fill { height: 12px; background: var(--ok); border-radius: 6px; }
+.trials .min { position: absolute; top: -4px; width: 2px; height: 20px; background: var(--text); }
+.trials .squares { display: flex; flex-wrap: wrap; gap: 3px; margin: 10px 0; }
+.trials .trial { width: 26px; height: 20px; border-radius: 3px; color: #fff; font-size: 10px; text-align: center; line-height: 20px; cursor: default; }
+.trials .trial.pass { background: var(--ok); } .trials .trial.fail { background: var(--bad); }
+.trials .branch { display: grid; grid-template-columns: 2.5em 160px 8em 1fr; gap: 8px; align-items: center; }
+.trials .btrack { height: 8px; background: #f6f8fa; border-radius: 4px; } .trials .bfill { display: block; height: 8px; background: var(--model); border-radius: 4px; }
+.trials .bpath { font-family: ui-monospace, monospace; font-size: 12px; color: var(--dim); }
+.trials .rates { color: var(--dim); margin-top: 6px; }
+.test .rate-badge { margin-left: auto; color: var(--dim); font-size: 11px; } .test .rate-badge.below { color: var(--bad); }
+`;
