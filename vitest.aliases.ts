@@ -12,4 +12,5 @@ export const tooltraceAliases = [
   { find: /^tooltrace\/wire$/, replacement: here("./src/entries/wire.ts") },
   { find: /^tooltrace\/agents-sdk$/, replacement: here("./src/agents/openai-agents.ts") },
   { find: /^tooltrace\/cli$/, replacement: here("./src/cli/index.ts") },
+  { find: /^tooltrace\/server$/, replacement: here("./src/entries/server.ts") },
 ];

@@ -14,6 +14,7 @@ export const ENTRIES = {
   vitest: "src/vitest/index.ts",
   "vitest-setup": "src/vitest/setup.ts",
   "vitest-llm-setup": "src/vitest/llm-setup.ts",
+  "vitest-yaml-evals": "src/vitest/yaml-evals.ts",
   matchers: "matchers/index.ts",
   jest: "src/jest/setup.ts",
   "ai-sdk": "src/agents/ai-sdk.ts",
@@ -21,13 +22,14 @@ export const ENTRIES = {
   wire: "src/entries/wire.ts",
   "agents-sdk": "src/agents/openai-agents.ts",
   cli: "src/cli/index.ts",
+  server: "src/entries/server.ts",
   reporter: "src/entries/reporter.ts",
   "json-reporter": "src/entries/json-reporter.ts",
   bin: "src/entries/bin.ts",
 };
 
 /** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */
-export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli"];
+export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli", "server"];
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const packages = [

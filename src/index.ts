@@ -6,7 +6,16 @@
  * @module tooltrace
  */
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
-export type { Agent, AgentContext, AgentReply, SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./session/types.js";
+export type {
+  Agent,
+  AgentContext,
+  AgentReply,
+  RecordedCalls,
+  SendOptions,
+  Session,
+  SessionOptions,
+  UnusedRulesPolicy,
+} from "./session/types.js";
 export type { SessionReport } from "./lifecycle/scope.js";
 export type { ToolsInput } from "./catchers/bind-tools.js";
 export { inSubagent } from "./catchers/subagent.js";

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatMs, median, ratioWithSpread, withSpread } from "../stats.js";
 import { generateHeapSuite, generateSuite } from "./generate.js";
@@ -6,7 +8,8 @@ import { generateHeapSuite, generateSuite } from "./generate.js";
 /**
  * `npm run bench:suite`: the generated suite of 1,000 evals on tooltrace against the same evals on
  * `MockLanguageModelV3` with plain `expect`, each run by `vitest run` in its own process, alternating
- * (ABBA) so drift hits both alike. Reports the median wall time of each and the ratio.
+ * (ABBA) so drift hits both alike. Reports the median wall time of each and the ratio; and the same tooltrace
+ * suite with the trace viewer's reporter beside the default one, for what writing the report costs.
  */
 const root = join(import.meta.dirname, "..", "..", "suite");
 const rounds = Number(process.env.SUITE_ROUNDS ?? 3);
@@ -32,12 +35,18 @@ function heapGrowth(variant: "tooltrace" | "baseline"): number {
   return Number(growth);
 }
 
-function run(variant: "tooltrace" | "baseline"): number {
+type Variant = "tooltrace" | "baseline" | "report";
+/** Where the report variant writes `tooltrace-report/`. */
+const reportFolder = mkdtempSync(join(tmpdir(), "tooltrace-suite-report-"));
+
+function run(variant: Variant): number {
   const started = process.hrtime.bigint();
+  const suite = variant === "report" ? "tooltrace" : variant;
+  const reporters = variant === "report" ? ["--reporter=default", "--reporter=tooltrace/reporter"] : [];
   const output = execFileSync(
     process.execPath,
-    [join("node_modules", "vitest", "vitest.mjs"), "run", "--config", join(root, variant, "vitest.config.ts")],
-    { env: { ...process.env, CI: "1" }, encoding: "utf8" },
+    [join(process.cwd(), "node_modules", "vitest", "vitest.mjs"), "run", "--config", join(root, suite, "vitest.config.ts"), ...reporters],
+    { env: { ...process.env, CI: "1" }, encoding: "utf8", cwd: variant === "report" ? reportFolder : process.cwd() },
   );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!/Tests\s+\S*1000 passed/.test(output.replace(/\x1b\[[0-9;]*m/g, "")))
@@ -45,20 +54,23 @@ function run(variant: "tooltrace" | "baseline"): number {
   return ms;
 }
 
-const samples: Record<"tooltrace" | "baseline", number[]> = { tooltrace: [], baseline: [] };
+const samples: Record<Variant, number[]> = { tooltrace: [], baseline: [], report: [] };
 run("tooltrace");
 run("baseline");
+run("report");
 for (let round = 0; round < rounds; round++) {
-  const order =
+  const order: readonly Variant[] =
     round % 2 === 0
-      ? (["tooltrace", "baseline", "baseline", "tooltrace"] as const)
-      : (["baseline", "tooltrace", "tooltrace", "baseline"] as const);
+      ? ["tooltrace", "report", "baseline", "baseline", "report", "tooltrace"]
+      : ["baseline", "report", "tooltrace", "tooltrace", "report", "baseline"];
   for (const variant of order) samples[variant].push(run(variant));
 }
 console.log(`node ${process.version}; ${samples.tooltrace.length} runs of each suite, alternating`);
 console.log(`1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${withSpread(samples.tooltrace, formatMs)}`);
 console.log(`the same on MockLanguageModelV3 and plain expect (baseline):    median ${withSpread(samples.baseline, formatMs)}`);
 console.log(`ratio: ${ratioWithSpread(samples.tooltrace, samples.baseline)}`);
+console.log(`the tooltrace suite writing the trace viewer (tooltrace/reporter):  median ${withSpread(samples.report, formatMs)}`);
+console.log(`report writing: ${ratioWithSpread(samples.report, samples.tooltrace)} of the suite without it (aim: at most 1.03x)`);
 const heaps = {
   tooltrace: [heapGrowth("tooltrace"), heapGrowth("tooltrace"), heapGrowth("tooltrace")],
   baseline: [heapGrowth("baseline"), heapGrowth("baseline"), heapGrowth("baseline")],

@@ -32,23 +32,26 @@ export function alignTrajectory(
   order: TrajectoryOrder,
   expected: readonly ExpectedStep[],
   actual: readonly ActualStep[],
-  fit: Fit,
+  judge: Fit,
 ): Alignment {
-  return order === "strict" ? alignInOrder(expected, actual, fit) : alignAnyOrder(order, expected, actual, fit);
+  return order === "strict" ? alignInOrder(expected, actual, judge) : alignAnyOrder(order, expected, actual, judge);
 }
 
 /**
  * An alignment that keeps the order of both sides and pairs as much as it can: a pair that fits scores 3, a pair
  * of the same tool that differs 1, so a swapped pair shows as moved rather than as two differences.
  */
-function alignInOrder(expected: readonly ExpectedStep[], actual: readonly ActualStep[], fit: Fit): Alignment {
+function alignInOrder(expected: readonly ExpectedStep[], actual: readonly ActualStep[], judge: Fit): Alignment {
   const n = expected.length;
   const m = actual.length;
   const fits = new Map<number, StepFit>();
   const fitOf = (i: number, j: number) => {
     const key = i * (m + 1) + j;
     let result = fits.get(key);
-    if (result === undefined) fits.set(key, (result = fit(i, j)));
+    if (result === undefined) {
+      result = judge(i, j);
+      fits.set(key, result);
+    }
     return result;
   };
   const score = (i: number, j: number) => (expected[i]?.key !== keyOf(actual[j] as ActualStep) ? 0 : fitOf(i, j).fits ? 3 : 1);
@@ -87,7 +90,7 @@ function alignInOrder(expected: readonly ExpectedStep[], actual: readonly Actual
 }
 
 /** A step left out in one place and made in another is shown once, as moved. */
-function markMoved(rows: AlignedRow[], expected: readonly ExpectedStep[], actual: readonly ActualStep[], fit: Fit): AlignedRow[] {
+function markMoved(rows: AlignedRow[], expected: readonly ExpectedStep[], actual: readonly ActualStep[], judge: Fit): AlignedRow[] {
   const extras = rows.filter((row): row is Extract<AlignedRow, { kind: "extra" }> => row.kind === "extra");
   const taken = new Set<number>();
   const out: AlignedRow[] = [];
@@ -97,7 +100,7 @@ function markMoved(rows: AlignedRow[], expected: readonly ExpectedStep[], actual
         (extra) =>
           !taken.has(extra.actual) &&
           expected[row.expected]?.key === keyOf(actual[extra.actual] as ActualStep) &&
-          fit(row.expected, extra.actual).fits,
+          judge(row.expected, extra.actual).fits,
       );
       if (partner) {
         taken.add(partner.actual);
@@ -115,9 +118,9 @@ function alignAnyOrder(
   order: Exclude<TrajectoryOrder, "strict">,
   expected: readonly ExpectedStep[],
   actual: readonly ActualStep[],
-  fit: Fit,
+  judge: Fit,
 ): Alignment {
-  const fits = expected.map((_, i) => actual.map((_, j) => fit(i, j).fits));
+  const fits = expected.map((_, i) => actual.map((_, j) => judge(i, j).fits));
   const partnerOfActual = new Array<number>(actual.length).fill(-1);
   const tryAssign = (i: number, seen: boolean[]): boolean => {
     for (let j = 0; j < actual.length; j++) {
@@ -147,7 +150,7 @@ function alignAnyOrder(
     rows.push(
       near === undefined
         ? { kind: "missing", expected: i }
-        : { kind: "missing", expected: i, near: { actual: near, differences: fit(i, near).differences } },
+        : { kind: "missing", expected: i, near: { actual: near, differences: judge(i, near).differences } },
     );
   });
   const missing = rows.some((row) => row.kind === "missing");

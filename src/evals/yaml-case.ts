@@ -122,7 +122,7 @@ function checkMocks(mocks: unknown, fail: (pointer: string, problem: string, fix
     fail("/mocks/variants", "`variants` is a positive integer.");
   list(m.tool_mocks, "/mocks/tool_mocks", fail).forEach((mock, i) => {
     const at = `/mocks/tool_mocks/${i}`;
-    if (!record(mock) || typeof mock.tool !== "string" || mock.tool === "") return fail(`${at}/tool`, "each tool mock names its `tool`.");
+    if (!record(mock) || typeof mock.tool !== "string" || mock.tool === "") fail(`${at}/tool`, "each tool mock names its `tool`.");
     known(mock, KEYS.tool, at, fail);
     if (mock.match_params !== undefined && !record(mock.match_params))
       fail(`${at}/match_params`, "`match_params` is a mapping of parameter names to values.");
@@ -133,7 +133,7 @@ function checkMocks(mocks: unknown, fail: (pointer: string, problem: string, fix
   list(m.response_mocks, "/mocks/response_mocks", fail).forEach((mock, i) => {
     const at = `/mocks/response_mocks/${i}`;
     if (!record(mock) || typeof mock.match_prompt !== "string")
-      return fail(`${at}/match_prompt`, "each response mock has a `match_prompt` string.");
+      fail(`${at}/match_prompt`, "each response mock has a `match_prompt` string.");
     known(mock, KEYS.response, at, fail);
     if (typeof mock.returns !== "string") fail(`${at}/returns`, "a response mock `returns` the model's text, a string.");
     if (mock.regex === true) regex(mock.match_prompt, `${at}/match_prompt`, fail);
@@ -141,7 +141,7 @@ function checkMocks(mocks: unknown, fail: (pointer: string, problem: string, fix
   list(m.http_mocks, "/mocks/http_mocks", fail).forEach((mock, i) => {
     const at = `/mocks/http_mocks/${i}`;
     if (!record(mock) || typeof mock.url_pattern !== "string" || mock.url_pattern === "")
-      return fail(`${at}/url_pattern`, "each HTTP mock has a `url_pattern` (a part of the URL).");
+      fail(`${at}/url_pattern`, "each HTTP mock has a `url_pattern` (a part of the URL).");
     known(mock, KEYS.http, at, fail);
     if (mock.method !== undefined && typeof mock.method !== "string") fail(`${at}/method`, "`method` is an HTTP method such as GET.");
     range(mock.status, 100, 599, `${at}/status`, fail);

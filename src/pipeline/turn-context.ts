@@ -13,3 +13,8 @@ export function currentTurnContext(): TurnContext | undefined {
 export function runInTurnContext<T>(context: TurnContext, fn: () => T): T {
   return storage.run(context, fn);
 }
+
+/** Runs `fn` outside every turn context: what tooltrace sends itself (a remote agent's own requests) is no call of a turn's. */
+export function outsideTurnContext<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

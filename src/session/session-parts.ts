@@ -23,6 +23,8 @@ import type { Step } from "../pipeline/types.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { SessionLog } from "../trace/log.js";
 import { checkUpstream } from "../wire/upstream.js";
+import type { ToolStub } from "../stubs/types.js";
+import { allowHostsWith } from "./agent-hosts.js";
 import type { SessionOptions } from "./types.js";
 
 /** Where a session is created: its test, for its cassette's name and for messages. */
@@ -51,6 +53,8 @@ export interface SessionParts {
   readonly cassette: Cassette | undefined;
   readonly tools: BoundTools;
   readonly rules: RuleSet;
+  /** The stub rules as given, for an agent that applies them in another process (`AgentContext.stubs`). */
+  readonly stubs: readonly ToolStub[];
   readonly pipeline: Pipeline;
 }
 
@@ -90,7 +94,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   // Recording means letting the real thing run: a strict session records too.
   const recording = cassette !== undefined && !cassette.replaying;
   checkCatchable(options, name, strict, recording, cassette);
-  const policy = edgePolicyOf(options.allowHosts, options.allowProcesses);
+  const policy = edgePolicyOf(allowHostsWith(options.allowHosts, options.agent), options.allowProcesses);
   const edges = strict && !recording ? policy : undefined;
   if (edges !== undefined) installEdgeGuards();
   const tools = bindTools(options.tools, options.subagents, strict && !recording);
@@ -130,7 +134,8 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     edges,
     reportLate: (message) => reportLateCall(message, place.testPath),
   });
-  return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, pipeline };
+  const stubs = options.stubs ?? [];
+  return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, stubs, pipeline };
 }
 
 /** The run's shared mocks first, then the session's; anything but an array in `http` is refused by compileHttpMocks. */

@@ -5,6 +5,8 @@ import { runInTurnContext } from "../pipeline/turn-context.js";
 import { describePending } from "../trace/format.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { Turn } from "../trace/types.js";
+import type { ToolStub } from "../stubs/types.js";
+import { adoptRecorded } from "./adopt-recorded.js";
 import { applyReply } from "./apply-reply.js";
 import type { SessionParts } from "./session-parts.js";
 import { TurnAbort } from "./turn-abort.js";
@@ -79,7 +81,7 @@ export class TurnRunner<TMessage> {
       const sent = middleware === undefined ? message : await guard(runInTurnContext(context, () => middleware.before(message)));
       if (sent !== message) log.rewriteMessage(turn, sent);
       const history = [...this.history];
-      const run = runInTurnContext(context, () => this.start(sent, new TurnAgentContext(history, stop, turn)));
+      const run = runInTurnContext(context, () => this.start(sent, new TurnAgentContext(history, stop, turn, this.parts)));
       this.agentsInFlight += 1;
       const settled = () => {
         this.agentsInFlight -= 1;
@@ -87,6 +89,7 @@ export class TurnRunner<TMessage> {
       };
       run.then(settled, settled);
       const reply = await guard(run);
+      if (reply !== null && typeof reply === "object" && reply.recorded !== undefined) adoptRecorded(this.parts, turn, reply.recorded);
       const added = applyReply(log, turn, sent, reply);
       pipeline.asked.settleTurn(turn, true);
       if (middleware !== undefined) {
@@ -138,7 +141,16 @@ class TurnAgentContext<TMessage> implements AgentContext<TMessage> {
     readonly history: readonly TMessage[],
     private readonly stop: TurnAbort,
     readonly turn: Turn,
+    private readonly parts: Pick<SessionParts, "stubs" | "strict">,
   ) {}
+
+  get stubs(): readonly ToolStub[] {
+    return this.parts.stubs;
+  }
+
+  get strict(): boolean {
+    return this.parts.strict;
+  }
 
   get signal(): AbortSignal {
     return this.stop.signal;

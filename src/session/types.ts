@@ -18,6 +18,23 @@ export interface AgentContext<TMessage> {
   readonly signal: AbortSignal;
   /** The turn being recorded. */
   readonly turn: Turn;
+  /** The session's stub rules as given: for an agent that applies them in another process (`remoteAgent`). */
+  readonly stubs: readonly ToolStub[];
+  /** Whether the session is strict: for the same kind of agent, which refuses unmatched calls where they run. */
+  readonly strict: boolean;
+}
+
+/** Calls an agent's own recorder made for its turn (a deployed agent's server): see `AgentReply.recorded`. */
+export interface RecordedCalls {
+  /**
+   * The records in the order they started, in their JSON form (`interactionToJson`), numbered (`seq`,
+   * `parentSeq`) and clocked (`start`, `end`) by the recorder.
+   */
+  readonly interactions: readonly Interaction[];
+  /** Problems the recorder found (strict mode refused a call): each fails the test, as the session's own do. */
+  readonly violations?: readonly string[];
+  /** When the recorder's clock began (its records' `start` counts from there), in ms after the turn started. Default 0. */
+  readonly startedAfterMs?: number;
 }
 
 /** An agent's answer: the reply text, or the text with the turn's new messages and usage. */
@@ -32,6 +49,11 @@ export type AgentReply<TMessage> =
       readonly messages?: readonly TMessage[];
       /** Token usage the agent saw; ignored when the mock model traced the model calls itself. */
       readonly usage?: Partial<Usage>;
+      /**
+       * Calls recorded where the agent ran (a deployed agent's server, see `remoteAgent`): written into the
+       * turn as they are, numbered after its own; the stub rules they used count as used.
+       */
+      readonly recorded?: RecordedCalls;
     };
 
 /** Any function that answers a user message. */

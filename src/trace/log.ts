@@ -261,6 +261,11 @@ export class SessionLog {
     return record;
   }
 
+  /** A record made elsewhere (a deployed agent's server, see `adoptRecorded`): numbered into this log and `turn`. */
+  adopt(turn: TurnRecord, record: Interaction): void {
+    this.interactions.push(turn.add({ ...record, seq: this.interactions.length + 1, turnIndex: turn.index }));
+  }
+
   /** A problem that fails the test even if the agent recovered, kept on its turn (if any) and the session. */
   violation(message: string, turn: TurnRecord | undefined): void {
     this.standing.push({ message, turn });

@@ -39,6 +39,13 @@ export class TurnRecord implements Turn {
     return sum;
   }
 
+  /** Files `record` in the list of its kind: for the log, which writes every record (see `SessionLog.adopt`). */
+  add<T extends Interaction>(record: T): T {
+    const list: Interaction[] = record.kind === "tool" ? this.toolCalls : record.kind === "model" ? this.modelCalls : this.httpCalls;
+    list.push(record);
+    return record;
+  }
+
   /** The turn's records of every kind, in the order they started. */
   get interactions(): Interaction[] {
     return [...this.toolCalls, ...this.modelCalls, ...this.httpCalls].sort((a, b) => a.seq - b.seq);

@@ -1,0 +1,108 @@
+import { message, StubConfigError } from "../base/errors.js";
+import type { BoundTools } from "../catchers/bind-tools.js";
+import { RecordedRequest } from "./recorded-request.js";
+import { RecordedStore } from "./recorded-store.js";
+import { ReplayGuard } from "./replay-guard.js";
+import { GATE_HEADER, verifyToken } from "./token.js";
+
+/** How long the calls route waits for the request it serves to end (a response still streaming). */
+export const CALLS_WAIT_MS = 10_000;
+
+/** The headers of every reply the gate answers itself. */
+export const GATE_REPLY_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/json",
+  "cache-control": "no-store",
+  [GATE_HEADER]: "1",
+};
+
+/** What the gate answers itself: a refusal, or the calls a request recorded. The body is JSON. */
+export interface GateReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** What to do with one request. */
+export type GateDecision =
+  /** No token: served as without the adapter. */
+  | { readonly kind: "pass" }
+  /** Answered by the gate; the handler never sees it. */
+  | { readonly kind: "answer"; readonly reply: Promise<GateReply> }
+  /** Served by the handler inside the request's turn context; `end` once the response went out. */
+  | { readonly kind: "turn"; readonly request: RecordedRequest };
+
+/** What the gate is built from. */
+export interface GateOptions {
+  readonly secret: string;
+  readonly tools: BoundTools;
+  /** Refuse requests without a token (a deployment only tests talk to). */
+  readonly requireToken: boolean;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * The permission check in front of a handler, the same for every framework: a request with no token is
+ * passed on untouched (or refused, with `requireToken`); one whose token is malformed, forged, expired,
+ * replayed or for another session is refused with a 403 and one log line; a valid turn token runs the
+ * handler under its rules; a valid calls token gets what its request recorded.
+ */
+export class Gate {
+  private readonly replays = new ReplayGuard();
+  private readonly store = new RecordedStore();
+
+  constructor(private readonly options: GateOptions) {}
+
+  decide(token: string | undefined, method: string, path: string): GateDecision {
+    if (token === undefined || token === "") return this.options.requireToken ? this.refuse(403, "no token", method, path) : PASS;
+    const now = Date.now();
+    const verified = verifyToken(this.options.secret, token, now);
+    if ("refused" in verified) return this.refuse(403, `the token is ${verified.refused}`, method, path);
+    const { grant } = verified;
+    const admitted = this.replays.admit(grant.jti, grant.exp, now);
+    if (admitted === "replayed") return this.refuse(403, "the token was used before (a replay)", method, path);
+    if (admitted === "full") return this.refuse(503, "too many live tokens; retry once some expire", method, path);
+    if (grant.purpose === "calls") return this.calls(grant.sid, grant.for, method, path, now);
+    let request: RecordedRequest;
+    try {
+      request = new RecordedRequest(grant, this.options.tools, `${method} ${path}`, (late) => this.options.log(message(late)));
+    } catch (error) {
+      if (!(error instanceof StubConfigError)) throw error;
+      return answer(400, error.message);
+    }
+    this.store.add(grant.jti, request, now);
+    return { kind: "turn", request };
+  }
+
+  /** Forgets every recorded request. */
+  close(): void {
+    this.store.clear();
+  }
+
+  private calls(sid: string, requestId: string, method: string, path: string, now: number): GateDecision {
+    const request = this.store.get(requestId, now);
+    if (request === undefined)
+      return answer(
+        404,
+        message(`no calls are recorded here for that request: it was never served by this process, or they were fetched or expired.`),
+      );
+    if (request.sid !== sid) return this.refuse(403, "the token is for another session", method, path);
+    return {
+      kind: "answer",
+      reply: request.ended(CALLS_WAIT_MS).then(() => {
+        const body = JSON.stringify(request.toJson());
+        this.store.drop(requestId);
+        return { status: 200, body };
+      }),
+    };
+  }
+
+  private refuse(status: number, why: string, method: string, path: string): GateDecision {
+    this.options.log(message(`tooltrace/server refused ${method} ${path.split("?")[0]}: ${why} (${status}).`));
+    return answer(status, message(`tooltrace/server refused this request: ${why}.`));
+  }
+}
+
+const PASS: GateDecision = { kind: "pass" };
+
+function answer(status: number, error: string): GateDecision {
+  return { kind: "answer", reply: Promise.resolve({ status, body: JSON.stringify({ error }) }) };
+}

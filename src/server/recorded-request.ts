@@ -1,0 +1,81 @@
+import type { BoundTools } from "../catchers/bind-tools.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import { Pipeline } from "../pipeline/pipeline.js";
+import { strictStep } from "../pipeline/steps/strict-step.js";
+import { stubStep } from "../pipeline/steps/stub-step.js";
+import type { Step } from "../pipeline/types.js";
+import { createRuleSet } from "../stubs/rule-set.js";
+import { SessionLog } from "../trace/log.js";
+import type { TurnRecord } from "../trace/records.js";
+import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
+import { interactionToJson } from "../trace/turn-json.js";
+import type { Interaction } from "../trace/types.js";
+import type { TurnGrant } from "./token.js";
+
+/** What the calls route answers: the request's records in their JSON form, and what strict mode refused. */
+export interface RecordedCallsJson {
+  readonly version: typeof TRACE_FORMAT_VERSION;
+  readonly interactions: readonly Interaction[];
+  readonly violations: readonly string[];
+}
+
+/**
+ * One request served under a session's rules: a pipeline of its own (the session's stubs, then strict mode
+ * for tools), a log with one turn, and the turn context its handler runs in. The server's own model and
+ * HTTP calls are recorded, never refused: strict mode is about the tools the rules stand in for.
+ */
+export class RecordedRequest {
+  readonly sid: string;
+  readonly log = new SessionLog();
+  readonly context: TurnContext;
+  private readonly turn: TurnRecord;
+  private readonly pipeline: Pipeline;
+  private endedNow = false;
+  private readonly endedPromise: Promise<void>;
+  private resolveEnded: () => void = () => undefined;
+
+  /** Throws a `StubConfigError` when the rules do not fit the server's tools (validated as `createSession` does). */
+  constructor(grant: TurnGrant, tools: BoundTools, label: string, reportLate: (message: string) => void) {
+    this.sid = grant.sid;
+    const rules = createRuleSet(grant.stubs, { knownTools: new Set(tools.names.keys()) });
+    const steps: Step[] = [stubStep(rules)];
+    if (grant.strict) steps.push({ ...strictStep([], (tool, input) => rules.explainMiss(tool, input)), kinds: ["tool"] });
+    const name = "the deployed agent";
+    this.pipeline = new Pipeline({ name, owner: name, strict: grant.strict, recording: false, log: this.log, steps, tools, reportLate });
+    this.turn = this.log.openTurn(label, [...tools.names.keys()]);
+    this.context = { pipeline: this.pipeline, turn: this.turn, path: [] };
+    this.endedPromise = new Promise((resolve) => (this.resolveEnded = resolve));
+  }
+
+  /** The response went out (or the connection closed): calls from now on are late. Idempotent. */
+  end(): void {
+    if (this.endedNow) return;
+    this.endedNow = true;
+    this.pipeline.asked.settleTurn(this.turn, true);
+    this.log.finishTurn(this.turn, "completed");
+    this.resolveEnded();
+  }
+
+  /** Resolves when the request has ended, or after `waitMs`, whichever comes first. */
+  ended(waitMs: number): Promise<void> {
+    if (this.endedNow) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    return Promise.race([this.endedPromise, bound]).finally(() => clearTimeout(timer));
+  }
+
+  /** Everything recorded so far, as JSON. */
+  toJson(): RecordedCallsJson {
+    const shared = new Map<string, unknown>();
+    return {
+      version: TRACE_FORMAT_VERSION,
+      interactions: this.log.interactions.map((record) => interactionToJson(record, shared)),
+      violations: [...this.log.violations],
+    };
+  }
+
+  /** Forgotten by the server: any call still arriving is reported as late. */
+  close(): void {
+    this.pipeline.close();
+  }
+}
