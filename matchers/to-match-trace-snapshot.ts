@@ -72,10 +72,16 @@ function matchTraceSnapshot(
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")
     return { pass: false, message: () => notATrace(`${matcher} (a turn or a session)`, received) };
+  if (isInline && process.env.VITEST && typeof (state as { processDomainSnapshot?: unknown }).processDomainSnapshot !== "function")
+    throw usageError(
+      `${matcher} needs Vitest 4.1 or later: this Vitest writes inline snapshots only for its own matchers.`,
+      "use toMatchTraceSnapshot() (the snapshot file), or upgrade Vitest.",
+    );
   const { hint, ...keep } = options;
   const snapshot = traceSnapshot(trace.turns, keep);
   const name = context.currentTestName ?? "";
-  const testName = hint === undefined ? name : `${name}${context.task ? " > " : ": "}${hint}`;
+  // Vitest names a hinted snapshot `test > hint`, Jest `test: hint`.
+  const testName = hint === undefined ? name : `${name}${process.env.VITEST ? " > " : ": "}${hint}`;
   const result = state.match({
     ...(context.task ? { testId: context.task.id } : {}),
     testName,

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { createSession, traceSnapshot } from "tooltrace";
 import { flightAgent, flightTools } from "../fixtures/flight-agent.js";
-import { packageFile } from "../fixtures/versions.js";
+import { majorOf, packageFile } from "../fixtures/versions.js";
 
 const project = join(import.meta.dirname, "../fixtures/snapshot-project");
 
@@ -82,6 +82,11 @@ describe("toMatchTraceSnapshot on Vitest's snapshot state", { timeout: 60_000 },
     try {
       const spec_ = spec.slice(project.length + 1);
       const first = await run("/nonexistent", { FIXTURE_SPEC: spec_ });
+      if (majorOf("vitest") < 4) {
+        // Vitest 3.2 writes inline snapshots only for its own matchers: refused, saying what to do.
+        expect(first.output).toContain("toMatchInlineTraceSnapshot needs Vitest 4.1 or later");
+        return;
+      }
       expect(first.code).toBe(0);
       const source = readFileSync(spec, "utf8");
       expect(source).toContain("toMatchInlineTraceSnapshot(`");
