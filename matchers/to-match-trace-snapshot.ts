@@ -72,7 +72,9 @@ function matchTraceSnapshot(
   const trace = readTrace(received);
   if (trace === undefined || trace.kind === "calls")
     return { pass: false, message: () => notATrace(`${matcher} (a turn or a session)`, received) };
-  if (isInline && process.env.VITEST && typeof (state as { processDomainSnapshot?: unknown }).processDomainSnapshot !== "function")
+  // Vitest's snapshot state knows its test file; Jest's does not (and a Jest run may inherit VITEST from its parent).
+  const vitest = "testFilePath" in state;
+  if (isInline && vitest && typeof (state as { processDomainSnapshot?: unknown }).processDomainSnapshot !== "function")
     throw usageError(
       `${matcher} needs Vitest 4.1 or later: this Vitest writes inline snapshots only for its own matchers.`,
       "use toMatchTraceSnapshot() (the snapshot file), or upgrade Vitest.",
@@ -81,7 +83,7 @@ function matchTraceSnapshot(
   const snapshot = traceSnapshot(trace.turns, keep);
   const name = context.currentTestName ?? "";
   // Vitest names a hinted snapshot `test > hint`, Jest `test: hint`.
-  const testName = hint === undefined ? name : `${name}${process.env.VITEST ? " > " : ": "}${hint}`;
+  const testName = hint === undefined ? name : `${name}${vitest ? " > " : ": "}${hint}`;
   const result = state.match({
     ...(context.task ? { testId: context.task.id } : {}),
     testName,
