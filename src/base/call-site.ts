@@ -37,11 +37,56 @@ export function userCallSite(stack: string | undefined = new Error().stack): str
     const location = /\(?((?:file:\/\/)?\/[^()]+:\d+:\d+)\)?\s*$/.exec(line.trim())?.[1];
     if (location === undefined) continue;
     const path = location.startsWith("file://") ? fileURLToPath(location.replace(/:\d+:\d+$/, "")) : location.replace(/:\d+:\d+$/, "");
-    const own = (candidate: string) => roots().some((root) => candidate.startsWith(root));
-    if (own(resolve(path)) || own(real(path)) || path.includes(`${sep}node_modules${sep}`)) continue;
+    if (notTheUsers(path)) continue;
     return location.startsWith("file://") ? `${path}${location.slice(location.search(/:\d+:\d+$/))}` : location;
   }
   return undefined;
+}
+
+/** A file of tooltrace's own, or of a dependency. */
+function notTheUsers(path: string): boolean {
+  const own = (candidate: string) => roots().some((root) => candidate.startsWith(root));
+  return own(resolve(path)) || own(real(path)) || path.includes(`${sep}node_modules${sep}`);
+}
+
+/**
+ * The user's frame of the stack here, kept as V8's call site and formatted (through the runner's
+ * `Error.prepareStackTrace`, so through the test file's source map) only when asked: Vitest maps every frame
+ * it formats, and mapping a frame decodes its file's source map, a one-off of tens of megabytes and
+ * milliseconds for a large test file that a passing test never needs. Returns a function giving
+ * `file:line:column`, or `undefined` when no frame is the user's.
+ */
+export function captureUserFrame(): (() => string | undefined) | undefined {
+  const prepare = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  let picked: NodeJS.CallSite | undefined;
+  Error.stackTraceLimit = 50;
+  Error.prepareStackTrace = (_error, sites) => {
+    picked = sites.find((site) => {
+      const file = site.getFileName();
+      if (file === undefined || file === null || file.startsWith("node:")) return false;
+      return !notTheUsers(file.startsWith("file://") ? fileURLToPath(file) : file);
+    });
+    return "";
+  };
+  try {
+    const holder: { stack?: string } = {};
+    Error.captureStackTrace(holder);
+    void holder.stack;
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
+  const site = picked;
+  if (site === undefined) return undefined;
+  let formatted: string | undefined;
+  return () => {
+    if (formatted !== undefined) return formatted;
+    const format = Error.prepareStackTrace;
+    const stack: unknown = format ? format(new Error("call site"), [site]) : `Error\n    at ${site.toString()}`;
+    formatted = userCallSite(typeof stack === "string" ? stack : undefined);
+    return formatted;
+  };
 }
 
 /** The real path of `path`, or of its nearest folder that exists followed by the rest. */

@@ -1,4 +1,4 @@
-import { userCallSite } from "../base/call-site.js";
+import { captureUserFrame } from "../base/call-site.js";
 import { resolve as resolvePath } from "node:path";
 import { TooltraceError, usageError } from "../base/errors.js";
 import { catchModelCall } from "../catchers/model-call.js";
@@ -26,7 +26,9 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   private readonly historyList: TMessage[];
   private readonly runner: TurnRunner<TMessage>;
   private closed = false;
-  private sentAt: string | undefined;
+  /** Where the test first sent a message, formatted (`file:line:column`) only when a failure is reported. */
+  private sentFrom: (() => string | undefined) | undefined;
+  private sent = false;
   private routeToken: string | undefined;
 
   constructor(
@@ -83,7 +85,10 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     const running = currentScope();
     if (running !== undefined && running !== this.place.scope) running.visit(this);
     // Where the test sent its first message: a failure found when the test ends points there.
-    this.sentAt ??= userCallSite();
+    if (!this.sent) {
+      this.sent = true;
+      this.sentFrom = captureUserFrame();
+    }
     return this.runner.send(message, options);
   }
 
@@ -121,6 +126,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         closeRoute(this.routeToken, `${this.parts.owner} is closed; a request on its route arrived after its test ended`);
       if (this.runner.idle) this.parts.tools.unbind();
     }
+    const sentFrom = this.sentFrom;
     const report: SessionReport = {
       name: this.name,
       strict: this.strict,
@@ -133,7 +139,9 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       offeredTools: () => offeredTools(log.turns),
       ...(this.unusedRules ? { unusedRules: this.unusedRules } : {}),
       ...(stillRunning ? { stillRunning } : {}),
-      ...(this.sentAt ? { sentAt: this.sentAt } : {}),
+      get sentAt() {
+        return sentFrom?.();
+      },
       ...(cassette
         ? { cassette: { path: resolvePath(cassette.path), mode: cassette.replaying ? ("replay" as const) : ("record" as const) } }
         : {}),
