@@ -2,7 +2,7 @@ import { usageError } from "../src/base/errors.js";
 import { excerpt } from "../src/base/excerpt.js";
 import { describeDifference } from "../src/trace/json-diff.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
-import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
+import { checkToolName, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
 import { alignTrajectory, type AlignedRow, type TrajectoryOrder } from "./lib/trajectory-align.js";
 import {
@@ -24,8 +24,8 @@ export interface TrajectoryOptions {
   /** Default `strict`: the same steps in the same order. See {@link TrajectoryOrder}. */
   readonly order?: TrajectoryOrder;
   /**
-   * How listed inputs and outputs compare: one mode for every tool, or per tool name with `"*"` for the rest.
-   * Default `exact`.
+   * How listed inputs and outputs compare (`exact`, `superset`, `subset`, `ignore` or a function): one mode for
+   * every tool, or per tool name with `"*"` for the rest. Default `exact`.
    */
   readonly args?: ArgumentsMode | { readonly [tool: string]: ArgumentsMode };
 }
@@ -55,8 +55,16 @@ export function toMatchTrajectory(
   const steps = readExpectedSteps("toMatchTrajectory", expected);
   const args = argsFor("toMatchTrajectory", options.args);
   const trace = readTrace(received);
-  if (trace === undefined || trace.kind === "calls")
-    return { pass: false, message: () => notATrace("toMatchTrajectory (a turn or a session)", received) };
+  // Thrown, not failed: `.not` would pass on a missing `await` or on a list of calls that knows no model calls.
+  if (trace === undefined) {
+    const thenable = received !== null && typeof received === "object" && typeof (received as { then?: unknown }).then === "function";
+    throw usageError(
+      `toMatchTrajectory reads a turn or a session; received ${thenable ? "a promise" : received === null ? "null" : typeof received}.`,
+      thenable ? "await it: expect(await session.send(message)).toMatchTrajectory(...)." : undefined,
+    );
+  }
+  if (trace.kind === "calls")
+    throw usageError("toMatchTrajectory reads a turn or a session, not its list of tool calls: pass the turn (or the session) itself.");
   for (const step of steps) if (step.kind === "tool") checkToolName("toMatchTrajectory", step.key.slice("tool:".length), trace);
   const actual = actualSteps(trace.turns, steps);
   const alignment = alignTrajectory(order, steps, actual, (i, j) => fitStep(this, args, steps[i] as ExpectedStep, actual[j] as ActualStep));
@@ -67,14 +75,16 @@ export function toMatchTrajectory(
         this,
         "toMatchTrajectory",
         `${this.isNot ? "not " : ""}a trajectory of ${steps.length} step${steps.length === 1 ? "" : "s"} (order "${order}")`,
-        alignment.pass ? "a trajectory that matches" : summary(alignment.rows),
+        alignment.pass ? "a trajectory that matches" : summary(alignment.rows, order),
         [`Trajectory, expected beside recorded (${trace.kind}):\n${table(alignment.rows, steps, actual)}`],
       ),
   };
 }
 
-function summary(rows: readonly AlignedRow[]): string {
-  const count = (kind: AlignedRow["kind"]) => rows.filter((row) => row.kind === kind).length;
+/** What broke the match: only what this mode counts (extra calls are allowed under `superset`, missing ones under `subset`). */
+function summary(rows: readonly AlignedRow[], order: TrajectoryOrder): string {
+  const counted = (kind: AlignedRow["kind"]) => !(order === "superset" && kind === "extra") && !(order === "subset" && kind === "missing");
+  const count = (kind: AlignedRow["kind"]) => (counted(kind) ? rows.filter((row) => row.kind === kind).length : 0);
   const parts = [
     [count("missing"), "missing"],
     [count("extra"), "extra"],

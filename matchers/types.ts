@@ -43,5 +43,7 @@ export interface TooltraceMatchers<R = unknown> {
   /** The trace matches its snapshot in the test's snapshot file (`-u` updates it); a failure is a structural diff. */
   toMatchTraceSnapshot(options?: TraceSnapshotMatcherOptions): R;
   /** The trace matches the inline snapshot written as the first argument (filled in by the runner). */
-  toMatchInlineTraceSnapshot(inlineSnapshot?: string, options?: TraceSnapshotMatcherOptions): R;
+  toMatchInlineTraceSnapshot(inlineSnapshot?: string): R;
+  /** The same, with options first; the runner writes the snapshot after them. */
+  toMatchInlineTraceSnapshot(options: TraceSnapshotMatcherOptions, inlineSnapshot?: string): R;
 }

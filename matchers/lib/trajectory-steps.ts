@@ -4,7 +4,7 @@ import { usageError } from "../../src/base/errors.js";
 import { jsonDifferences, type JsonDifference } from "../../src/trace/json-diff.js";
 import type { HttpCall, InteractionStatus, ModelCall, ToolCall, Turn } from "../../src/trace/types.js";
 import type { MatcherContext } from "./matcher-context.js";
-import { describeExpected, testersOf, type Tester } from "./match-value.js";
+import { describeExpected, testersOf } from "./match-value.js";
 
 /**
  * One expected step of a trajectory: a tool name, a tool call with its input and output, a model call, or an
@@ -17,10 +17,12 @@ export type TrajectoryStep =
   | { readonly http: string | RegExp; readonly method?: string; readonly status?: number };
 
 /**
- * How a listed input or output is compared: `exact` (the runner's deep equality: every key, asymmetric matchers
- * allowed), `subset` (`toMatchObject`'s semantics), `ignore`, or your own `(actual, expected) => boolean`.
+ * How a listed input or output is compared, named as agentevals names its argument modes: `exact` (the
+ * runner's deep equality: every key, asymmetric matchers, RegExps and predicates allowed), `superset` (the
+ * actual arguments hold at least the expected ones: `toMatchObject`'s semantics), `subset` (the actual
+ * arguments hold nothing beyond the expected ones), `ignore`, or your own `(actual, expected) => boolean`.
  */
-export type ArgumentsMode = "exact" | "subset" | "ignore" | ((actual: unknown, expected: unknown) => boolean);
+export type ArgumentsMode = "exact" | "superset" | "subset" | "ignore" | ((actual: unknown, expected: unknown) => boolean);
 
 /** An expected step read into one shape. */
 export interface ExpectedStep {
@@ -106,7 +108,10 @@ export function fitStep(context: MatcherContext, args: ArgsFor, expected: Expect
   const differences: JsonDifference[] = [];
   const compare = (field: string, want: unknown, got: unknown, mode: ArgumentsMode) => {
     if (compareValue(context, mode, want, got)) return;
-    const found = jsonDifferences(want, got, 5);
+    // Under `superset` the actual may hold more: what it added is no difference; under `subset`, what it left out.
+    const found = jsonDifferences(want, got, 5).filter(
+      (d) => !(mode === "superset" && d.kind === "added") && !(mode === "subset" && d.kind === "removed"),
+    );
     differences.push(
       ...(found.length > 0 ? found : [{ pointer: "", kind: "changed" as const, expected: want, actual: got }]).map((d) => ({
         ...d,
@@ -143,8 +148,9 @@ export type ArgsFor = (tool: string) => ArgumentsMode;
 
 export function argsFor(matcher: string, option: ArgumentsMode | { readonly [tool: string]: ArgumentsMode } | undefined): ArgsFor {
   const check = (mode: unknown, where: string): ArgumentsMode => {
-    if (mode === "exact" || mode === "subset" || mode === "ignore" || typeof mode === "function") return mode as ArgumentsMode;
-    throw usageError(`${matcher}: ${where} must be "exact", "subset", "ignore" or a function (actual, expected) => boolean.`);
+    if (mode === "exact" || mode === "superset" || mode === "subset" || mode === "ignore" || typeof mode === "function")
+      return mode as ArgumentsMode;
+    throw usageError(`${matcher}: ${where} must be "exact", "superset", "subset", "ignore" or a function (actual, expected) => boolean.`);
   };
   if (option === undefined) return () => "exact";
   if (typeof option === "string" || typeof option === "function") {
@@ -160,7 +166,8 @@ function compareValue(context: MatcherContext, mode: ArgumentsMode, expected: un
   if (mode === "ignore") return true;
   if (typeof mode === "function") return Boolean(mode(actual, expected));
   const testers = testersOf(context);
-  // `exact` keeps the extras, the user's testers and iterable equality, and leaves out the subset tester.
-  const chosen: Tester[] = mode === "subset" ? testers : testers.slice(0, -1);
-  return context.equals(actual, expected, chosen);
+  // `exact` keeps the extras, the user's testers and iterable equality, and leaves out the subset tester;
+  // `subset` is `superset` with the sides swapped: the expected arguments must hold the actual ones.
+  if (mode === "exact") return context.equals(actual, expected, testers.slice(0, -1));
+  return mode === "superset" ? context.equals(actual, expected, testers) : context.equals(expected, actual, testers);
 }

@@ -35,13 +35,18 @@ export interface YamlEvalCase {
   readonly name: string;
   readonly adapter?: string;
   readonly agent?: string;
-  readonly input: { readonly query: string; readonly turns?: readonly string[] };
+  readonly input: { readonly query: string; readonly turns?: readonly string[]; readonly context?: unknown };
   readonly expected?: {
     readonly tools?: readonly string[];
     readonly sequence?: readonly string[];
     readonly output?: { readonly contains?: readonly string[]; readonly not_contains?: readonly string[] };
   };
-  readonly thresholds?: { readonly min_score?: number; readonly min_pass_rate?: number };
+  readonly thresholds?: {
+    readonly min_score?: number;
+    readonly min_pass_rate?: number;
+    readonly max_latency?: number;
+    readonly max_cost?: number;
+  };
   readonly mocks?: {
     readonly seed?: number;
     readonly strict?: boolean;
@@ -104,6 +109,13 @@ export function checkYamlCase(value: unknown, file: string, index: number): Yaml
     known(thresholds, KEYS.thresholds, "/thresholds", fail);
     range(thresholds.min_score, 0, 100, "/thresholds/min_score", fail);
     range(thresholds.min_pass_rate, 0, 1, "/thresholds/min_pass_rate", fail, "write 0.8 for 80%.");
+    range(thresholds.max_latency, 0, 3_600_000, "/thresholds/max_latency", fail);
+    if (thresholds.max_cost !== undefined)
+      fail(
+        "/thresholds/max_cost",
+        "tooltrace knows no prices, so it cannot check a cost.",
+        "remove max_cost, or bound tokens in a TypeScript eval with toHaveUsageAtMost.",
+      );
   }
   if (value.mocks !== undefined) checkMocks(value.mocks, fail);
   for (const key of ["stubs", "http"] as const)

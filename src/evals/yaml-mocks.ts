@@ -108,11 +108,15 @@ function responseStep(mocks: NonNullable<NonNullable<YamlEvalCase["mocks"]>["res
 }
 
 function latencyMiddleware(mocks: readonly YamlToolMock[]): Middleware {
-  const matches = (mock: YamlToolMock, tool: string, input: unknown) =>
-    mock.tool === tool &&
-    Object.entries(mock.match_params ?? {}).every(
-      ([key, value]) => JSON.stringify((input as Record<string, unknown>)?.[key]) === JSON.stringify(value),
-    );
+  // The same subset semantics as the mock's rule (`equalTo`): listed keys equal, nested objects may hold more.
+  const fits = (actual: unknown, expected: unknown): boolean => {
+    if (expected === null || typeof expected !== "object") return actual === expected;
+    if (Array.isArray(expected))
+      return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => fits(actual[i], item));
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([key, value]) => key in actual && fits((actual as Record<string, unknown>)[key], value));
+  };
+  const matches = (mock: YamlToolMock, tool: string, input: unknown) => mock.tool === tool && fits(input, mock.match_params ?? {});
   return {
     name: "latency_ms",
     onToolCall: async ({ tool, input, handler }) => {
@@ -123,15 +127,27 @@ function latencyMiddleware(mocks: readonly YamlToolMock[]): Middleware {
   };
 }
 
+/** A pointer inside a converted rule or HTTP mock, as the YAML field it came from. */
+function yamlField(pointer: string): string {
+  const renames: [RegExp, string][] = [
+    [/^\/match(?=\/|$)/, "/match_params"],
+    [/^\/outcome\/response/, "/returns"],
+    [/^\/outcome\/throw(\/message)?/, "/error"],
+    [/^\/outcome\/status/, "/status"],
+    [/^\/outcome\/(json|text)/, "/body"],
+    [/^\/url/, "/url_pattern"],
+  ];
+  for (const [from, to] of renames) if (from.test(pointer)) return pointer.replace(from, to);
+  return pointer;
+}
+
 /** A stub or HTTP mock fault, renamed to its place in the YAML file. */
 function relocate(error: unknown, file: string, caseName: string, converted: number, list: "stubs" | "http"): unknown {
   if (!(error instanceof StubConfigError) || error.ruleIndex === undefined) return error;
   const index = error.ruleIndex;
   const yamlList = list === "stubs" ? "tool_mocks" : "http_mocks";
   const pointer =
-    index < converted
-      ? `/mocks/${yamlList}/${index}${error.pointer.replace(/^\/match/, "/match_params").replace(/^\/outcome\/response/, "/returns")}`
-      : `/${list}/${index - converted}${error.pointer}`;
+    index < converted ? `/mocks/${yamlList}/${index}${yamlField(error.pointer)}` : `/${list}/${index - converted}${error.pointer}`;
   // The message names the rule by its place in the list tooltrace was given; the YAML pointer replaces that.
   const text = error.message.startsWith(`${PREFIX} `) ? error.message.slice(PREFIX.length + 1) : error.message;
   const detail = text.slice(text.indexOf(": ") + 2);

@@ -14,6 +14,8 @@ export interface EvalAgentContext {
   readonly caseName: string;
   /** The case's `adapter`, when it names one (evalview's `anthropic`, `openai`, ...). */
   readonly adapter?: string;
+  /** The case's `input.context`, as the YAML file gives it. */
+  readonly context?: unknown;
 }
 
 /** What the agent module builds: the session's agent and tools, and optionally its mock model and stubs. */
@@ -64,23 +66,32 @@ export async function runYamlCase(
   const parts = yamlSessionParts(file, evalCase);
   const minScore = evalCase.thresholds?.min_score ?? 100;
   const minPassRate = evalCase.thresholds?.min_pass_rate ?? 1;
-  const report = await trials(options.variants, { seed: options.seed, name: evalCase.name, print: false }, async ({ seed }) => {
-    const setup = await factory({ seed, caseName: evalCase.name, ...(evalCase.adapter ? { adapter: evalCase.adapter } : {}) });
-    const session = createSession({
-      ...setup,
-      seed,
-      stubs: [...parts.stubs, ...(setup.stubs ?? [])],
-      http: parts.http,
-      steps: parts.steps,
-      middleware: [...parts.middleware, ...(setup.middleware ?? [])],
-      ...(parts.strict ? { strict: true } : {}),
-    });
-    const turns = [await session.send(evalCase.input.query)];
-    for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
-    const { score, missed } = scoreCase(evalCase, turns);
-    if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
-  });
-  const ok = report.passRate >= minPassRate;
+  const report = await trials(
+    options.variants,
+    { seed: options.seed, name: evalCase.name, print: false, minPassRate, failTest: false },
+    async ({ seed }) => {
+      const setup = await factory({
+        seed,
+        caseName: evalCase.name,
+        ...(evalCase.adapter ? { adapter: evalCase.adapter } : {}),
+        ...(evalCase.input.context !== undefined ? { context: evalCase.input.context } : {}),
+      });
+      const session = createSession({
+        ...setup,
+        seed,
+        stubs: [...parts.stubs, ...(setup.stubs ?? [])],
+        http: parts.http,
+        steps: parts.steps,
+        middleware: [...parts.middleware, ...(setup.middleware ?? [])],
+        ...(parts.strict ? { strict: true } : {}),
+      });
+      const turns = [await session.send(evalCase.input.query)];
+      for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
+      const { score, missed } = scoreCase(evalCase, turns);
+      if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
+    },
+  );
+  const { ok } = report;
   const runs = report.runs.map((run) => ({ ...run, tokens: run.turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0) }));
   const text = `${branchReport(evalCase.name, runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report };
@@ -120,6 +131,12 @@ export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { sco
       output.contains,
       "output lacks:",
     );
+  const maxLatency = evalCase.thresholds?.max_latency;
+  if (maxLatency !== undefined) {
+    const took = turns.reduce((sum, turn) => sum + turn.durationMs, 0);
+    parts.push(took <= maxLatency ? 1 : 0);
+    if (took > maxLatency) missed.push(`took ${Math.round(took)} ms, over max_latency ${maxLatency}`);
+  }
   if (output?.not_contains?.length)
     share(
       output.not_contains.filter((piece) => !text.includes(piece.toLowerCase())),

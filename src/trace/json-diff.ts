@@ -46,19 +46,32 @@ function walk(expected: unknown, actual: unknown, pointer: string, found: JsonDi
 
 /** `/to: "Paris" → "Rome"`, `/seats: added 2`, `/note: removed "x"`. */
 export function describeDifference(difference: JsonDifference, width = 60): string {
-  const show = (value: unknown) => compactJson(value, width);
   switch (difference.kind) {
     case "changed":
-      return `${difference.pointer}: ${show(difference.expected)} → ${show(difference.actual)}`;
+      return `${difference.pointer}: ${show(difference.expected, width)} → ${show(difference.actual, width)}`;
     case "added":
-      return `${difference.pointer}: added ${show(difference.actual)}`;
+      return `${difference.pointer}: added ${show(difference.actual, width)}`;
     case "removed":
-      return `${difference.pointer}: removed ${show(difference.expected)}`;
+      return `${difference.pointer}: removed ${show(difference.expected, width)}`;
   }
 }
 
+/** A plain object: a RegExp, an asymmetric matcher or a Date is a leaf, compared and printed whole. */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A value as a difference shows it: a RegExp as itself, an asymmetric matcher by its own description. */
+function show(value: unknown, width: number): string {
+  if (value instanceof RegExp) return String(value);
+  if (typeof value === "function") return `<predicate ${(value as { name?: string }).name || "anonymous"}>`;
+  if (value !== null && typeof value === "object" && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === "function") {
+    const matcher = value as { toAsymmetricMatcher?: () => string };
+    return typeof matcher.toAsymmetricMatcher === "function" ? matcher.toAsymmetricMatcher() : String(value);
+  }
+  return compactJson(value, width);
 }
 
 function escapePointer(key: string): string {

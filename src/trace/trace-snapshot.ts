@@ -9,7 +9,7 @@ export interface TraceSnapshotOptions {
   /** Fields left out by default that this snapshot keeps: token usage, durations, call ids. */
   readonly keep?: readonly ("usage" | "durations" | "ids")[];
   /**
-   * Fields dropped wherever they occur in inputs, outputs and bodies (`"createdAt"`), or JSON pointers into the
+   * Fields dropped wherever they occur in inputs and outputs (`"createdAt"`), or JSON pointers into the
    * snapshot with `*` for any one segment (`"/turns/*\/text"`).
    */
   readonly drop?: readonly string[];
@@ -109,6 +109,9 @@ function withKept(call: SnapshotCall, record: ToolCall | ModelCall | HttpCall, k
 function dropKeys(value: unknown, keys: ReadonlySet<string>): unknown {
   if (keys.size === 0 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => dropKeys(item, keys));
+  // A Date, a Map, a class instance: kept whole, as JSON would write it.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key]) => !keys.has(key))

@@ -9,10 +9,12 @@ import type { Variant } from "./variants.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
-  /** The first trial's seed; each next trial adds one. Default `TOOLTRACE_SEED`, else 1. */
+  /** The first trial's seed; each next trial adds one. `TOOLTRACE_SEED` overrides it (evalview's `--seed`); default 1. */
   readonly seed?: number;
   /** Fail the test when fewer than this share of trials pass (0 to 1). */
   readonly minPassRate?: number;
+  /** Below `minPassRate`, throw (failing the test). Default true; false returns the report with `ok: false`. */
+  readonly failTest?: boolean;
   /** The k of pass^k and pass@k to report. Default 1 and the number of trials. */
   readonly k?: number | readonly number[];
   /** The report's name. Default the test's name. */
@@ -63,7 +65,7 @@ export interface TrialsReport extends Omit<TrialsJson, "runs"> {
 export async function trials(count: number, options: TrialsOptions, run: (trial: Trial) => unknown): Promise<TrialsReport> {
   if (!Number.isInteger(count) || count < 1)
     throw usageError(`trials(count, ...): count must be a positive integer, got ${String(count)}.`);
-  const first = options.seed ?? seedFromEnvironment() ?? 1;
+  const first = seedFromEnvironment() ?? options.seed ?? 1;
   if (!Number.isSafeInteger(first)) throw usageError(`trials(count, { seed }): the seed must be an integer, got ${String(first)}.`);
   const { minPassRate } = options;
   if (minPassRate !== undefined && !(minPassRate >= 0 && minPassRate <= 1))
@@ -93,7 +95,7 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   };
   const { summary: _summary, runs: _runs, ...json } = report;
   parent?.trials.push({ ...json, runs: runs.map(({ turns: _turns, ...rest }) => rest) });
-  if (!ok)
+  if (!ok && options.failTest !== false)
     throw new Error(
       message(
         `trials: ${passed} of ${count} passed (${percent(passRate)}), below minPassRate ${percent(minPassRate ?? 0)}.\n${report.summary()}`,
@@ -104,7 +106,9 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
 }
 
 async function runTrial(parent: TestScope | undefined, index: number, seed: number, run: (trial: Trial) => unknown): Promise<TrialRun> {
-  const scope = new TestScope(`${parent?.testName ?? "trials"} [trial ${index + 1}, seed ${seed}]`, parent?.testPath, parent?.test);
+  // Named by its position, not its seed, so a trial's default cassette stays the same when TOOLTRACE_SEED
+  // moves; in front, so a long test name cut short keeps it.
+  const scope = new TestScope(`trial ${index + 1} ${parent?.testName ?? "trials"}`, parent?.testPath, parent?.test);
   const started = performance.now();
   let failure: unknown;
   try {
@@ -117,7 +121,9 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
   for (const report of reports) {
     if (report.stillRunning) problems.push(report.stillRunning);
     problems.push(...report.violations);
-    parent?.adopt({ ...report, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
+    // What the trial found counts against the trial: its report joins the test's without failing it.
+    const { stillRunning: _running, ...rest } = report;
+    parent?.adopt({ ...rest, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
   }
   const turns = reports.flatMap((report) => report.turnsJson());
   const failedTurn = turns.find((turn) => turn.status !== "completed");

@@ -116,6 +116,8 @@ mocks:
     );
     const syntax = await runYaml("syntax.eval.yaml", "name: broken\ninput: [1,\n");
     expect(syntax.output).toMatch(/syntax\.eval\.yaml: not valid YAML at line \d+, column \d+/);
+    const cost = await runYaml("cost.eval.yaml", "name: c\ninput: { query: hi }\nthresholds: { max_cost: 0.05 }\n");
+    expect(cost.output).toContain('case "c" at /thresholds/max_cost: tooltrace knows no prices, so it cannot check a cost.');
     const unknown = await runYaml("unknown.eval.yaml", "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n");
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
     expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");

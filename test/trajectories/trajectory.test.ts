@@ -83,19 +83,30 @@ describe("toMatchTrajectory with a real AI SDK agent", () => {
     );
   });
 
-  test("argument modes per tool: exact, subset, ignore, a function", async () => {
+  test("argument modes per tool, named as agentevals names them: exact, superset, subset, ignore, a function", async () => {
     const { turn } = await bookingTurn();
     const partial = [
       { tool: "search_flights", input: { to: "Paris" } },
       { tool: "book_flight", input: { flight_id: "nope" } },
     ];
     expect(turn).not.toMatchTrajectory(partial);
-    expect(turn).toMatchTrajectory(partial, { args: { search_flights: "subset", book_flight: "ignore" } });
+    expect(turn).toMatchTrajectory(partial, { args: { search_flights: "superset", book_flight: "ignore" } });
     expect(turn).toMatchTrajectory(partial, {
-      args: { "*": "subset", book_flight: (actual) => (actual as { flight_id: string }).flight_id.startsWith("FL") },
+      args: { "*": "superset", book_flight: (actual) => (actual as { flight_id: string }).flight_id.startsWith("FL") },
     });
-    expect(turn).not.toMatchTrajectory(partial, { args: "subset" });
+    expect(turn).not.toMatchTrajectory(partial, { args: "superset" });
     expect(turn).toMatchTrajectory([{ tool: "search_flights", input: { to: expect.any(String), date: /Tue/ } }, "book_flight"]);
+    // subset: the actual arguments hold nothing beyond the expected ones.
+    const wider = [{ tool: "search_flights", input: { to: "Paris", date: "next Tuesday", seats: 2 } }, "book_flight"];
+    expect(turn).toMatchTrajectory(wider, { args: "subset" });
+    expect(turn).not.toMatchTrajectory(wider, { args: "superset" });
+    expect(turn).not.toMatchTrajectory(partial, { args: "subset" });
+    // Under superset the extra `date` the agent sent is no difference; only what is missing or different shows.
+    const message = failure(() =>
+      expect(turn).toMatchTrajectory([{ tool: "search_flights", input: { to: "Rome" } }, "book_flight"], { args: "superset" }),
+    );
+    expect(message).toContain('/input/to: "Rome" → "Paris"');
+    expect(message).not.toContain("/input/date");
   });
 
   test("model calls and HTTP take part when listed", async () => {
@@ -115,6 +126,34 @@ describe("toMatchTrajectory with a real AI SDK agent", () => {
     await session.send("And book it again.");
     expect(session).toMatchTrajectory(["search_flights", "book_flight", "search_flights", "book_flight"]);
     expect(session).toMatchTrajectory(["book_flight", "book_flight"], { order: "superset" });
+  });
+
+  test("a RegExp or an asymmetric matcher that fails prints as itself", async () => {
+    const { turn } = await bookingTurn();
+    const message = failure(() =>
+      expect(turn).toMatchTrajectory([{ model: /gpt/ }, "search_flights", { model: true }, "book_flight", { model: true }]),
+    );
+    expect(message).toContain('/model: /gpt/ → "mock-model"');
+    const any = failure(() =>
+      expect(turn).toMatchTrajectory([{ tool: "search_flights", input: { to: expect.any(Number), date: "next Tuesday" } }, "book_flight"]),
+    );
+    expect(any).toContain('/input/to: Any<Number> → "Paris"');
+  });
+
+  test("superset counts only missing calls, subset only extra ones", async () => {
+    const { turn } = await bookingTurn();
+    expect(failure(() => expect(turn).toMatchTrajectory(["send_email"], { order: "superset" }))).toContain("Received: 1 missing\n");
+    expect(failure(() => expect(turn).toMatchTrajectory(["search_flights", "send_email"], { order: "subset" }))).toContain(
+      "Received: 1 extra\n",
+    );
+  });
+
+  test("a promise (a missing await) or a list of calls is refused, with or without .not", async () => {
+    const { session } = await bookingTurn();
+    const pending = session.send("Again.");
+    expect(() => expect(pending).not.toMatchTrajectory(["book_flight"])).toThrow(/received a promise[\s\S]*await it/);
+    const turn = await pending;
+    expect(() => expect(turn.toolCalls).not.toMatchTrajectory(["book_flight"])).toThrow(/not its list of tool calls/);
   });
 
   test("a typo in a tool name throws, naming the close one", async () => {

@@ -52,6 +52,18 @@ describe("trials: one eval N times, with a pass rate", () => {
     await expect(trials(10, { seed: 1, minPassRate: passed / 10, print: false }, booking)).resolves.toMatchObject({ ok: true });
   });
 
+  test("failTest: false returns the report below the minimum; a turn left running fails its trial, not the test", async () => {
+    const below = await trials(4, { seed: 1, minPassRate: 1, failTest: false, print: false }, booking);
+    expect(below.ok).toBe(below.passed === 4);
+    const report = await trials(2, { print: false }, async () => {
+      const session = createSession({ agent: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 300)) });
+      void session.send("hi");
+    });
+    expect(report.passed).toBe(0);
+    expect(report.runs[0]?.reason).toBeDefined();
+    // This test passes: the running turns counted against their trials.
+  });
+
   test("bad options say what to pass", async () => {
     await expect(trials(0, {}, booking)).rejects.toThrow(/positive integer/);
     await expect(trials(2, { minPassRate: 80 }, booking)).rejects.toThrow(/write 0.8 for 80%/);
