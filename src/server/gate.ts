@@ -61,6 +61,8 @@ export class Gate {
     if (admitted === "replayed") return this.refuse(403, "the token was used before (a replay)", method, path);
     if (admitted === "full") return this.refuse(503, "too many live tokens; retry once some expire", method, path);
     if (grant.purpose === "calls") return this.calls(grant.sid, grant.for, method, path, now);
+    // A token id whose calls are still kept (its token expired, and the id came again) would replace them.
+    if (this.store.get(grant.jti, now) !== undefined) return this.refuse(403, "the token was used before (a replay)", method, path);
     let request: RecordedRequest;
     try {
       request = new RecordedRequest(grant, this.options.tools, `${method} ${path}`, (late) => this.options.log(message(late)));
@@ -85,18 +87,22 @@ export class Gate {
         message(`no calls are recorded here for that request: it was never served by this process, or they were fetched or expired.`),
       );
     if (request.sid !== sid) return this.refuse(403, "the token is for another session", method, path);
+    // Taken out before waiting, so a second fetch while the request still streams finds nothing.
+    this.store.take(requestId);
     return {
       kind: "answer",
       reply: request.ended(CALLS_WAIT_MS).then(() => {
         const body = JSON.stringify(request.toJson());
-        this.store.drop(requestId);
+        request.close();
         return { status: 200, body };
       }),
     };
   }
 
   private refuse(status: number, why: string, method: string, path: string): GateDecision {
-    this.options.log(message(`tooltrace/server refused ${method} ${path.split("?")[0]}: ${why} (${status}).`));
+    // The path as JSON, cut short: a decoded `%0A` must not write a second log line.
+    const shown = JSON.stringify((path.split("?")[0] ?? "").slice(0, 200));
+    this.options.log(message(`tooltrace/server refused ${method} ${shown}: ${why} (${status}).`));
     return answer(status, message(`tooltrace/server refused this request: ${why}.`));
   }
 }

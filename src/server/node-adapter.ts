@@ -36,7 +36,16 @@ function throughGate(gate: Gate, request: IncomingMessage, response: ServerRespo
   }
   // `close` comes once the response went out, or the connection went away first.
   response.once("close", () => decision.request.end());
-  return runInTurnContext(decision.request.context, serve);
+  // A handler that reads the body with `request.on("data" | "end")` continues in listeners the socket calls,
+  // outside the request's context: the request's and the response's events run inside it.
+  const context = decision.request.context;
+  for (const emitter of [request, response]) {
+    const emit = emitter.emit;
+    emitter.emit = function emitInTurn(this: unknown, ...args: Parameters<typeof emit>) {
+      return runInTurnContext(context, () => emit.apply(this, args));
+    } as typeof emit;
+  }
+  return runInTurnContext(context, serve);
 }
 
 function send(response: ServerResponse, reply: GateReply): void {

@@ -1,6 +1,7 @@
 import type { BoundTools } from "../catchers/bind-tools.js";
 import type { TurnContext } from "../pipeline/caught.js";
 import { Pipeline } from "../pipeline/pipeline.js";
+import { endTurnContext } from "../pipeline/turn-context.js";
 import { strictStep } from "../pipeline/steps/strict-step.js";
 import { stubStep } from "../pipeline/steps/stub-step.js";
 import type { Step } from "../pipeline/types.js";
@@ -47,10 +48,14 @@ export class RecordedRequest {
     this.endedPromise = new Promise((resolve) => (this.resolveEnded = resolve));
   }
 
-  /** The response went out (or the connection closed): calls from now on are late. Idempotent. */
+  /**
+   * The response went out (or the connection closed). What still runs in the request's context from now on
+   * (a timer, a connection pool it started) serves other users: it runs the real tools, unrecorded. Idempotent.
+   */
   end(): void {
     if (this.endedNow) return;
     this.endedNow = true;
+    endTurnContext(this.context);
     this.pipeline.asked.settleTurn(this.turn, true);
     this.log.finishTurn(this.turn, "completed");
     this.resolveEnded();

@@ -30,6 +30,13 @@ export class RecordedStore {
     return this.entries.get(tokenId)?.request;
   }
 
+  /** Removes the request without closing it (it may still stream): its calls are being served. */
+  take(tokenId: string): RecordedRequest | undefined {
+    const entry = this.entries.get(tokenId);
+    this.entries.delete(tokenId);
+    return entry?.request;
+  }
+
   /** Removes the request; its calls were served. */
   drop(tokenId: string): void {
     this.entries.get(tokenId)?.request.close();

@@ -64,6 +64,11 @@ export interface TooltraceServer {
  */
 export function tooltraceServer(options: TooltraceServerOptions = {}): TooltraceServer {
   const secret = options.secret ?? process.env[SECRET_VARIABLE];
+  if ((secret === undefined || secret === "") && options.requireToken === true)
+    throw usageError(
+      `tooltraceServer({ requireToken: true }) without a secret would serve every request as if no adapter were there.`,
+      `set ${SECRET_VARIABLE} (or \`secret\`) on this deployment, or drop requireToken.`,
+    );
   if (secret === undefined || secret === "") return INERT;
   if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
     throw usageError(

@@ -60,7 +60,7 @@ async function expectRefused(token: string | undefined, why: RegExp) {
   // The child's stderr may reach this process after its response did.
   await vi.waitFor(() => expect(gated.logs.length).toBeGreaterThan(logged));
   const lines = gated.logs.slice(logged);
-  expect(lines).toEqual([expect.stringMatching(new RegExp(`refused POST /chat: .*${why.source}.*\\(403\\)`))]);
+  expect(lines).toEqual([expect.stringMatching(new RegExp(`refused POST "/chat": .*${why.source}.*\\(403\\)`))]);
   // The log says why, never what the token or the secret was.
   expect(lines.join("\n")).not.toContain(secret);
   if (token !== undefined) expect(lines.join("\n")).not.toContain(token.slice(4, 40));
