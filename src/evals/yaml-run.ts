@@ -92,8 +92,7 @@ export async function runYamlCase(
     },
   );
   const { ok } = report;
-  const runs = report.runs.map((run) => ({ ...run, tokens: run.turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0) }));
-  const text = `${branchReport(evalCase.name, runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
+  const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report };
 }
 

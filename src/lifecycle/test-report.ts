@@ -48,5 +48,7 @@ export interface TrialsJson {
     /** The tool calls it made, in order, by qualified name. */
     readonly path: readonly string[];
     readonly durationMs: number;
+    /** The tokens its turns used. */
+    readonly tokens: number;
   }[];
 }

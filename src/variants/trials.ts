@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { message, usageError } from "../base/errors.js";
 import { seededRandom } from "../base/seeded-random.js";
 import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
@@ -38,6 +39,8 @@ export interface TrialRun {
   /** The tool calls, in order, by qualified name. */
   readonly path: readonly string[];
   readonly durationMs: number;
+  /** The tokens its turns used. */
+  readonly tokens: number;
 }
 
 /** What {@link trials} found. */
@@ -139,6 +142,7 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
     turns,
     path: turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName)),
     durationMs: performance.now() - started,
+    tokens: turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0),
   };
 }
 
@@ -148,8 +152,7 @@ function summarize(report: TrialsReport): string {
     ...Object.entries(report.passHatK).map(([k, value]) => `pass^${k} ${value.toFixed(2)}`),
     ...Object.entries(report.passAtK).map(([k, value]) => `pass@${k} ${value.toFixed(2)}`),
   ];
-  const runs = report.runs.map((trial) => ({ ...trial, tokens: trial.turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0) }));
-  return `${branchReport(report.name, runs, new Map(), "trials")}\n  ${rates.join(" · ")}`;
+  return `${branchReport(report.name, report.runs, new Map(), "trials")}\n  ${rates.join(" · ")}`;
 }
 
 function percent(share: number): string {
@@ -158,8 +161,7 @@ function percent(share: number): string {
 
 function firstLines(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the runner's colours
-  const plain = text.replace(/\u001b\[[0-9;]*m/g, "");
+  const plain = stripVTControlCharacters(text);
   const lines = plain.split("\n").filter((line) => line.trim() !== "");
   // A matcher's first line is its hint (`expect(received).toHaveCalledTool(expected)`): what follows says more.
   if (lines.length > 1 && /^expect\(/.test(lines[0] ?? "")) lines.shift();

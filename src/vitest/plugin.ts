@@ -55,7 +55,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
-  const setupFiles = [...(options.llm ? [setupFilePath("llm-setup")] : []), setupFilePath("setup")];
+  const setupFiles = [...(options.llm ? [runtimePath("llm-setup")] : []), runtimePath("setup")];
   let vitest: WatchedVitest | undefined;
   let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
@@ -101,11 +101,6 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       };
     },
   };
-}
-
-/** A setup file of the plugin: the built one beside the build, the source beside the sources (tooltrace's own tests). */
-function setupFilePath(name: "setup" | "llm-setup"): string {
-  return runtimePath(name);
 }
 
 /** A module the plugin hands Vitest: built in `dist/vitest-<name>.js`, or `src/vitest/<name>.ts` in tooltrace's own tests. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { lazyRequire } from "../base/lazy-require.js";
+import { readYamlEvalFile } from "../evals/yaml-file.js";
 
 /** YAML eval files, found beside test files: `flights.eval.yaml`. */
 export const YAML_EVAL_PATTERN = "**/*.eval.{yaml,yml}";
@@ -17,8 +17,6 @@ export interface YamlEvalsOptions {
   readonly seed?: number;
 }
 
-const loadYaml = lazyRequire<{ parseAllDocuments(source: string): readonly { toJS(): unknown }[] }>("yaml");
-
 /**
  * The module Vitest runs for a YAML eval file: it hands the file's text to `defineYamlEvals` (which parses and
  * validates it while Vitest collects the file) with each case's agent module as a dynamic import, so Vite
@@ -27,7 +25,7 @@ const loadYaml = lazyRequire<{ parseAllDocuments(source: string): readonly { toJ
 export function yamlEvalModule(id: string, root: string, runtime: string, options: YamlEvalsOptions): string {
   const source = readFileSync(id, "utf8");
   const agents: string[] = [];
-  for (const entry of casesOf(source)) {
+  for (const entry of casesOf(source, id)) {
     const path =
       typeof entry.agent === "string"
         ? resolve(dirname(id), entry.agent)
@@ -50,16 +48,13 @@ export function yamlEvalModule(id: string, root: string, runtime: string, option
   ].join("\n");
 }
 
-/** The cases' names and agents, read leniently: a broken file is reported by `defineYamlEvals`, with its place. */
-function casesOf(source: string): { name?: unknown; agent?: unknown; adapter?: unknown }[] {
+/**
+ * The cases' names and agents, read by the same reader the test worker uses. A file it refuses gets no agent
+ * here: the worker refuses it again while Vitest collects it, naming the fault and its place.
+ */
+function casesOf(source: string, id: string): readonly { name?: unknown; agent?: unknown; adapter?: unknown }[] {
   try {
-    return loadYaml()
-      .parseAllDocuments(source)
-      .flatMap((document) => {
-        const value = document.toJS();
-        return Array.isArray(value) ? value : [value];
-      })
-      .filter((value): value is Record<string, unknown> => value !== null && typeof value === "object");
+    return readYamlEvalFile(source, id);
   } catch {
     return [];
   }
