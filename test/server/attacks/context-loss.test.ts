@@ -37,7 +37,8 @@ test("node:http, body read with req.on('end'): the request's rules still apply (
   const answer = await (
     await fetch(url, { method: "POST", body: JSON.stringify({ id: "charge-card" }), headers: { [TOKEN_HEADER]: tok(grant) } })
   ).json();
-  const _calls = await fetchCalls(url, grant);
+  const calls = await fetchCalls(url, grant);
+  expect(calls.body.interactions?.map((i) => (i as { answeredBy?: { kind: string } }).answeredBy?.kind)).toEqual(["stub"]);
   expect(realRuns).toEqual([]); // strict + stub: the real tool must never run
   expect(answer).toEqual({ source: "stub" });
 });
@@ -57,13 +58,14 @@ test("Express with a hand-written body reader after the gate: the rules still ap
     () => server.close(),
     () => traced.close(),
   );
-  const _answer = await (
+  const answer = await (
     await fetch(`${url}/chat`, {
       method: "POST",
       body: JSON.stringify({ id: "x" }),
       headers: { "content-type": "application/json", [TOKEN_HEADER]: tok(turnGrant({ strict: true })) },
     })
   ).json();
+  expect(answer).toEqual({ source: "stub" });
   expect(realRuns).toEqual([]);
 });
 

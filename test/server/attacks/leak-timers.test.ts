@@ -74,8 +74,8 @@ test("a strict token's lazily started loop does not refuse a later untokened use
     () => traced.close(),
   );
   await (await fetch(`${url}/?id=tester`, { headers: { [TOKEN_HEADER]: tok(turnGrant({ strict: true, stubs: [] })) } })).text();
-  const _user = await (await fetch(`${url}/?id=alice`)).json();
-  // Today: refused with "strict mode: no stub rule matched", realRuns [].
+  const user = await (await fetch(`${url}/?id=alice`)).json();
+  expect(user).toEqual({ source: "real", id: "alice" });
   expect(realRuns).toEqual(["alice"]);
 });
 

@@ -8,6 +8,7 @@ import { connect } from "node:net";
 import { deflateRawSync } from "node:zlib";
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { GATE_HEADER } from "tooltrace/server";
 import { callsGrant, listen, lookupTools, randomId, secret, signToken, TOKEN_HEADER, tok, tooltraceServer, turnGrant } from "./helpers.js";
 
 const logs: string[] = [];
@@ -87,14 +88,16 @@ test("a signed payload that is not a grant, a deflate bomb, invalid base64 in a 
   const p = deflateRawSync(Buffer.from(g)).toString("base64url");
   const junk = `${p.slice(0, 10)}!!${p.slice(10)}`;
   const t = `tt1.${junk}.${createHmac("sha256", secret).update(`tt1.${junk}`).digest("base64url")}`;
-  const _r = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: t } });
+  const r = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: t } });
+  expect(r.headers.get(GATE_HEADER)).toBeNull(); // accepted: the MAC covers the exact text sent
   // __proto__ in the grant and in a stub response
   const proto = signRaw(
     Buffer.from(
       `{"__proto__":{"polluted":1},"purpose":"turn","sid":"s","jti":"${randomId()}","iat":${Date.now()},"exp":${Date.now() + 60_000},"strict":false,"stubs":[{"id":"p","tool":"lookup","outcome":{"response":{"__proto__":{"isAdmin":true}}}}]}`,
     ),
   );
-  const _pr = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: proto } });
+  const pr = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: proto } });
+  expect(pr.status).toBe(400);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
 
@@ -139,7 +142,7 @@ test("log injection through the path a Hono app decodes", async () => {
 
 test("log: raw control bytes in a node:http path", async () => {
   const port = new URL(urls.node as string).port;
-  const _before = logs.length;
+  const before = logs.length;
   await new Promise<void>((resolve) => {
     const s = connect(Number(port), "127.0.0.1", () =>
       s.end(`POST /chat\x1b[2K\rFAKE?x HTTP/1.1\r\nHost: x\r\n${TOKEN_HEADER}: tt1.a.b\r\nContent-Length: 0\r\n\r\n`),
@@ -147,15 +150,19 @@ test("log: raw control bytes in a node:http path", async () => {
     s.on("data", () => undefined);
     s.on("close", () => resolve());
   });
+  // Node's parser refuses the request line before the gate sees it: no forged log line.
+  expect(logs.slice(before)).toEqual([]);
 });
 
 test("unknown tool, huge stubs array, 100-rule ceiling", async () => {
-  const _unknown = await fetch(urls.node as string, {
+  const unknown = await fetch(urls.node as string, {
     method: "POST",
     headers: { [TOKEN_HEADER]: tok(turnGrant({ stubs: [{ id: "u", tool: "drop_database", outcome: { response: 1 } }] })) },
   });
   const many = Array.from({ length: 101 }, (_, i) => ({ id: `r${i}`, tool: "lookup", outcome: { response: 1 } }));
   const big = tok(turnGrant({ stubs: many }));
-  const _r = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: big } });
-  expect(handled).toBeGreaterThanOrEqual(0);
+  const r = await fetch(urls.node as string, { method: "POST", headers: { [TOKEN_HEADER]: big } });
+  expect(unknown.status).toBe(400);
+  expect(await unknown.text()).toContain("drop_database");
+  expect(r.status).toBe(400);
 });
