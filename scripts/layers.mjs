@@ -18,6 +18,7 @@ export const LAYERS = [
   ["src/middleware"],
   ["src/pipeline"],
   ["src/lifecycle"],
+  ["src/edges"],
   ["src/catchers"],
   ["src/session"],
   ["src/variants", "src/agents", "src/cli", "src/server"],

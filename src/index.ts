@@ -104,6 +104,7 @@ export type {
 } from "./cassettes/types.js";
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./lifecycle/strict-default.js";
+export { takeRefusals } from "./lifecycle/scope.js";
 export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
 export { trials, type Trial, type TrialRun, type TrialsOptions, type TrialsReport } from "./variants/trials.js";
 export { passHatK, passAtK } from "./variants/pass-rates.js";

@@ -7,8 +7,8 @@ import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
 import type { BypassEvents } from "./msw-passthrough.js";
 import { holdHttpCaught } from "../pipeline/http-catching.js";
-import { mswIsListening } from "./msw-listening.js";
-import { installNetworkGuard } from "./network-guard.js";
+import { mswIsListening } from "../edges/msw-listening.js";
+import { markMswFetch } from "../edges/fetch-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
 /** What tooltrace needs of an MSW server it joins (`setupServer()` from msw 2 or 3). */
@@ -149,7 +149,7 @@ function join(server: JoinableServer, wire: LlmWire): LlmServer {
 
 /** While a catcher listens: strict sessions may be created, and the guard under `fetch` is in place. */
 function holdInterception(kind: "own" | "joined"): () => void {
-  const removeGuard = installNetworkGuard();
+  const removeGuard = markMswFetch();
   // A joined server may stop listening without telling tooltrace: it catches only while MSW listens.
   const releaseCaught = holdHttpCaught(kind === "joined" ? mswIsListening : undefined);
   return () => {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { startingOwnProcess } from "../catchers/edge-decision.js";
+import { startingOwnProcess } from "../edges/edge-decision.js";
 import { ProcessTree } from "./process-tree.js";
 
 /** How a CLI run ended. */

@@ -8,6 +8,7 @@
  */
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
+import { startGuards } from "../edges/start-guards.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
@@ -22,6 +23,7 @@ interface JestGlobals {
 
 // Not named `jest`: Jest wraps a CommonJS module in a function whose parameters include `jest`.
 const globals = globalThis as unknown as JestGlobals;
+startGuards({});
 globals.expect.extend(matchers);
 resetCassetteWriters();
 

@@ -17,8 +17,10 @@ export interface FinishTestOutcome {
  * failed) and works out what the runner must report: unused rules, violations, turns still running when the
  * test ended (with what they waited on), and the turns for `task.meta`. Shared by the Vitest and Jest entries.
  */
-export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy): FinishTestOutcome {
-  const errors: string[] = scope.takeVisitorViolations();
+export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, alreadyReported = ""): FinishTestOutcome {
+  // A refusal the test already failed with (a `fetch` the test awaited) is said once.
+  const refusals = scope.takeRefusals().filter((refusal) => !alreadyReported.includes(refusal.split("\n")[0] ?? refusal));
+  const errors: string[] = [...refusals, ...scope.takeVisitorViolations()];
   const reports = scope.closeAll();
   let site: string | undefined;
   const warnings: string[] = [];

@@ -44,6 +44,8 @@ export class TestScope {
   private readonly visitors = new Set<ScopedSession>();
   /** The repeated trials this test ran, for `task.meta` (see `trials()`). */
   readonly trials: TrialsJson[] = [];
+  /** What the guards at the process's edges refused outside every turn while this test ran: each fails it. */
+  private readonly refusals = new Set<string>();
 
   /**
    * @param testName The test's full name, for messages about calls that arrive after it ended.
@@ -70,6 +72,18 @@ export class TestScope {
   /** A session of another scope ran a turn in this test: what it finds fails this test. */
   visit(session: ScopedSession): void {
     this.visitors.add(session);
+  }
+
+  /** The hermetic guard refused something outside every turn: the test fails with it, once. */
+  refused(message: string): void {
+    if (this.refusals.size < 100) this.refusals.add(message);
+  }
+
+  /** The refusals so far, cleared. */
+  takeRefusals(): string[] {
+    const taken = [...this.refusals];
+    this.refusals.clear();
+    return taken;
   }
 
   /** The visiting sessions' problems found while this test ran, each once. */
@@ -129,4 +143,13 @@ export function runInScope<T>(scope: TestScope | undefined, fn: () => T): T {
 /** Sets the scope for runners that run one test at a time and have no way to wrap it (Jest). */
 export function setActiveScope(scope: TestScope | undefined): void {
   state.active = scope;
+}
+
+/**
+ * The refusals the hermetic guard made outside every session's turn in the running test so far, cleared: for a
+ * test that provokes one on purpose (each would fail the test when it ends). Refusals during a session's turn
+ * are that session's violations: `session.takeViolations()`.
+ */
+export function takeRefusals(): string[] {
+  return currentScope()?.takeRefusals() ?? [];
 }

@@ -35,7 +35,19 @@ export function requestView(
     userMessageCount: userMessages.length,
     tools,
     toolResults,
+    newToolResults: resultsSinceTheModelSpoke(messages),
   };
+}
+
+/** The tool results carried by the messages after the last assistant message. */
+export function resultsSinceTheModelSpoke(messages: readonly MockModelMessage[]): readonly MockModelToolResult[] {
+  const results: MockModelToolResult[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as MockModelMessage;
+    if (message.role === "assistant") break;
+    if (message.toolResults !== undefined) results.unshift(...message.toolResults);
+  }
+  return results;
 }
 
 /** Parses JSON text when it is JSON; otherwise keeps the text. */

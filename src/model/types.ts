@@ -46,6 +46,16 @@ export interface MockModelRequest {
   readonly tools: readonly MockModelTool[];
   /** The tool results already in the prompt, in order. */
   readonly toolResults: readonly MockModelToolResult[];
+  /**
+   * The tool results that arrived since the model last spoke (after the last assistant message): empty at the
+   * start of every turn, so a script keyed on it holds on the second turn too.
+   *
+   * @example
+   * ```ts
+   * mockModel(({ newToolResults }) => (newToolResults.length === 0 ? { toolCalls: [{ name: "list_tasks" }] } : "Done."));
+   * ```
+   */
+  readonly newToolResults: readonly MockModelToolResult[];
 }
 
 /** One tool call the model makes. */

@@ -8,6 +8,14 @@ export interface EdgePolicy {
   readonly allowProcesses: boolean | readonly string[];
 }
 
+/** What any session lets out while the run is hermetic (see `refuseAtEdge`). */
+export interface NetworkPolicy {
+  /** The session's `allowHosts` (and the hosts its agent reaches itself). */
+  readonly allowHosts: readonly HostRule[];
+  /** The session calls the real model (`upstream`) or records a cassette: its turns may reach the network. */
+  readonly live: boolean;
+}
+
 /** A strict session that guards the process's edges while it is open. */
 export interface EdgeGuard {
   readonly name: string;

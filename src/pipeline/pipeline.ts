@@ -10,7 +10,7 @@ import type { TurnRecord } from "../trace/records.js";
 import type { Interaction, InteractionKind, ModelCall, ToolCall } from "../trace/types.js";
 import type { CaughtHttpCall, CaughtModelCall, CaughtToolCall, TurnContext } from "./caught.js";
 import { ChainCall, type ChainEnvironment } from "./chain-call.js";
-import { type EdgeGuard, type EdgePolicy, guardEdges } from "./edge-policy.js";
+import { type EdgeGuard, type EdgePolicy, guardEdges, type NetworkPolicy } from "./edge-policy.js";
 import { httpIsCaught } from "./http-catching.js";
 import { runLate } from "./late-call.js";
 import { AskedCallsLedger } from "./reconcile-asked-calls.js";
@@ -43,6 +43,8 @@ export interface PipelineOptions {
   readonly seed?: number | undefined;
   /** For a strict session that does not record: what may pass the process's edges (sockets, DNS, processes). */
   readonly edges?: EdgePolicy | undefined;
+  /** What the session lets out while the run is hermetic. Default: nothing beyond loopback. */
+  readonly network?: NetworkPolicy | undefined;
   /** A problem found after the session closed: its test can no longer fail, so the run is told. */
   readonly reportLate: (message: string) => void;
 }
@@ -64,6 +66,8 @@ export class Pipeline implements ChainEnvironment {
   readonly name: string;
   /** Set for a strict session that does not record: it guards the process's edges (see `EdgePolicy`). */
   readonly edges: EdgePolicy | undefined;
+  /** What the session lets out while the run is hermetic. */
+  readonly network: NetworkPolicy;
   private readonly unguard: (() => void) | undefined;
   readonly strict: boolean;
   readonly log: SessionLog;
@@ -87,6 +91,7 @@ export class Pipeline implements ChainEnvironment {
     this.responder = options.responder;
     this.upstream = options.upstream;
     this.edges = options.edges;
+    this.network = options.network ?? { allowHosts: [], live: false };
     const edges = options.edges;
     this.unguard =
       edges === undefined

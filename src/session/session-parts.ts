@@ -2,8 +2,9 @@ import { StubConfigError, usageError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
-import { installEdgeGuards } from "../catchers/edge-guards.js";
+import { catchLlmAtFetch } from "../catchers/fetch-wire.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
+import { installStrictGuards } from "../edges/edge-guards.js";
 import { HttpMockSet } from "../http-mocks/mock-set.js";
 import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
@@ -96,7 +97,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   checkCatchable(options, name, strict, recording, cassette);
   const policy = edgePolicyOf(allowHostsWith(options.allowHosts, options.agent), options.allowProcesses);
   const edges = strict && !recording ? policy : undefined;
-  if (edges !== undefined) installEdgeGuards();
+  if (edges !== undefined) installStrictGuards();
   const tools = bindTools(options.tools, options.subagents, strict && !recording);
   let rules: RuleSet;
   try {
@@ -132,6 +133,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     repliesPassThrough: !(ownSteps ?? []).some((step) => step.kinds === undefined || step.kinds.includes("model")),
     seed: options.seed,
     edges,
+    network: { allowHosts: policy.allowHosts, live: upstream !== undefined || recording },
     reportLate: (message) => reportLateCall(message, place.testPath),
   });
   const stubs = options.stubs ?? [];
@@ -169,11 +171,13 @@ function checkCatchable<TMessage>(
       "session",
     );
   }
-  if (options.llm !== undefined && !isWireAgent(options.agent) && !wireMockIsRunning()) {
+  // A model on the wire (scripted, or the real one) is answered under `fetch` when no MSW wire mock runs.
+  const onTheWire = (options.llm !== undefined || options.upstream !== undefined) && !isWireAgent(options.agent);
+  if (!catchLlmAtFetch(onTheWire) && onTheWire && !wireMockIsRunning()) {
     throw new StubConfigError(
-      { pointer: "/llm" },
-      "`llm` answers model calls on the LLM wire, and no wire mock is running in this process: the agent's client would go to its real API and `llm` would never be used.",
-      "add `llm: true` to the plugin (`tooltrace({ llm: true })`, started before your modules load), or call `startLlmServer()` in a setup file or `beforeAll`; for an agent in another process, serve `createLlmAnswer()` with `serveOnLoopback()`.",
+      { pointer: options.llm !== undefined ? "/llm" : "/upstream" },
+      "the session's model is answered on the LLM wire, and in this environment tooltrace can neither see `fetch`'s dispatcher nor finds a wire mock running: the agent's client would go to its real API.",
+      "start the wire mock with MSW: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools).",
       "session",
     );
   }

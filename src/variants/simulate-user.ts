@@ -125,6 +125,7 @@ function personaMessages(persona: SimulatedPersona): NextMessage {
         userMessageCount: users.length,
         tools: [],
         toolResults: [],
+        newToolResults: [],
       };
       const reply = await responder.respond(request);
       return reply.text === "" ? undefined : reply.text;

@@ -37,8 +37,17 @@ export interface TooltracePluginOptions {
    * `TOOLTRACE_STRICT=1` environment variable makes every session strict whatever this says: set it in CI.
    */
   readonly strict?: boolean;
-  /** Hosts every strict session of the run may reach (see the session's `allowHosts`). */
+  /**
+   * Hosts every test of the run may reach (`"api.example.com"`, `"db.internal:5432"`, `"*.corp.example"`):
+   * the run is hermetic, and strict sessions refuse more (see the session's `allowHosts`).
+   */
   readonly allowHosts?: readonly string[];
+  /**
+   * Let the run reach the network. By default it is hermetic: nothing leaves the machine (loopback stays
+   * open) unless `allowHosts`, a session's `allowHosts`, `upstream` or a recording cassette lets it, and an
+   * LLM API request is answered by the session's mock model or refused. `TOOLTRACE_LIVE=1` does the same.
+   */
+  readonly live?: boolean;
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
   /**

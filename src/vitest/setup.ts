@@ -10,6 +10,7 @@ import { matchers } from "../../matchers/all.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
+import { startGuards } from "../edges/start-guards.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { useHttpMocks } from "../http-mocks/shared-http-mocks.js";
 import { useMiddleware } from "../middleware/shared-middleware.js";
@@ -22,9 +23,9 @@ import { LATE_CALLS_META } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
 import { conversationText } from "../report/conversation-text.js";
 
-vitest.expect.extend(matchers);
-
 const options = readOptions();
+startGuards(options);
+vitest.expect.extend(matchers);
 const middlewarePaths = typeof options.middleware === "string" ? [options.middleware] : (options.middleware ?? []);
 if (middlewarePaths.length > 0) useMiddleware(await loadMiddleware(middlewarePaths));
 if (options.http !== undefined) useHttpMocks(options.http);
@@ -106,7 +107,7 @@ vitest.afterEach(async ({ task }) => {
   const scope = scopes.get(task);
   if (scope === undefined) return;
   scopes.delete(task);
-  const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn");
+  const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
   if (meta.sessions.length > 0) task.meta.tooltrace = meta;
   // Under a JUnit reporter, a failing eval's conversation is its test's output (JUnit's `system-out`).
   const failing = failure !== undefined || (task.result?.errors?.length ?? 0) > 0;
@@ -134,6 +135,19 @@ vitest.afterAll(() => {
   ];
   if (problems.length > 0) throw new Error(problems.join("\n"));
 });
+
+/** The messages of the errors a test already failed with, and of their causes, as one text. */
+function errorTexts(errors: readonly unknown[] | undefined): string {
+  const texts: string[] = [];
+  for (const error of errors ?? []) {
+    for (let current: unknown = error, depth = 0; current !== null && typeof current === "object" && depth < 5; depth++) {
+      const { message, cause } = current as { message?: unknown; cause?: unknown };
+      if (typeof message === "string") texts.push(message);
+      current = cause;
+    }
+  }
+  return texts.join("\n");
+}
 
 /** The middleware the plugin's `middleware` modules export by default (an array, or one). */
 async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {

@@ -1,4 +1,5 @@
 import { Redactor } from "../secrets/redactor.js";
+import { asOwnNetwork } from "../base/own-network.js";
 import { TooltraceError } from "../base/errors.js";
 import type { ResolvedReply } from "../model/types.js";
 import { usageError } from "../base/errors.js";
@@ -98,7 +99,7 @@ export async function forwardToUpstream(
   sent.append("accept", "msw/passthrough");
   let response: Response;
   try {
-    response = await fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) });
+    response = await asOwnNetwork(() => fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) }));
   } catch (cause) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
     throw new TooltraceError(`the upstream ${forMessages.url(url)} (createSession({ upstream })) could not be reached: ${reason}`);

@@ -1,24 +1,21 @@
 import OpenAI from "openai";
 import { expect, test } from "vitest";
-import { createSession, StubConfigError } from "tooltrace";
+import { createSession } from "tooltrace";
 import { startLlmServer } from "tooltrace/msw";
 
-test("a session given `llm` with no wire mock running is refused: the client would have gone to its real API", async () => {
-  const agent = async (message: string) => {
-    const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
-    const reply = await client.chat.completions.create({ model: "gpt-5", messages: [{ role: "user", content: message }] });
-    return reply.choices[0]?.message.content ?? "";
-  };
-  let refusal: unknown;
-  try {
-    createSession({ agent, llm: ["Hello from the mock."] });
-  } catch (error) {
-    refusal = error;
-  }
-  expect(refusal).toBeInstanceOf(StubConfigError);
-  expect((refusal as StubConfigError).pointer).toBe("/llm");
-  expect(String((refusal as Error).message)).toContain("`llm` answers model calls on the LLM wire, and no wire mock is running");
-  // With the wire mock running, the same session is answered by `llm`.
+const agent = async (message: string) => {
+  const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+  const reply = await client.chat.completions.create({ model: "gpt-5", messages: [{ role: "user", content: message }] });
+  return reply.choices[0]?.message.content ?? "";
+};
+
+test("a session given `llm` is answered by it with no wire mock running: under `fetch`, never the real API", async () => {
+  const turn = await createSession({ agent, llm: ["Hello from the mock."] }).send("hi");
+  expect(turn.text).toBe("Hello from the mock.");
+  expect(turn.modelCalls[0]?.http?.url).toBe("https://api.openai.com/v1/chat/completions");
+});
+
+test("with tooltrace's MSW server running, the same session is answered by `llm` through MSW", async () => {
   const server = startLlmServer();
   try {
     const turn = await createSession({ agent, llm: ["Hello from the mock."] }).send("hi");
@@ -26,4 +23,12 @@ test("a session given `llm` with no wire mock running is refused: the client wou
   } finally {
     server.close();
   }
+});
+
+test("a session with no model scripted never reaches the provider's API: its client is answered with the refusal", async () => {
+  const session = createSession({ agent });
+  const turn = await session.send("hi");
+  expect(turn.status).toBe("failed");
+  expect(turn.error?.message).toContain("api.openai.com is OpenAI's API: script the model with createSession({ llm })");
+  expect(session.takeViolations()).toEqual([expect.stringContaining("POST https://api.openai.com/v1/chat/completions was sent")]);
 });

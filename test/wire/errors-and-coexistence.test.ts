@@ -5,7 +5,7 @@ import { http, HttpResponse, passthrough } from "msw";
 import { setupServer } from "msw/node";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createSession } from "tooltrace";
+import { createSession, takeRefusals } from "tooltrace";
 import { llmWire, startLlmServer } from "tooltrace/msw";
 import { serveOnLoopback } from "tooltrace/wire";
 import { unhandled as unhandledPolicy } from "../fixtures/versions.js";
@@ -57,6 +57,11 @@ describe("beside the user's own MSW server", () => {
     llm.close();
     await fetch("https://api.anthropic.com/v1/messages", { method: "POST", body: "{}" }).catch(() => undefined);
     expect(unhandled).toEqual(["https://api.example.com/unmocked", "https://api.anthropic.com/v1/messages"]);
+    // What the user's server let through met the hermetic guard below it: refused, never sent.
+    expect(takeRefusals()).toEqual([
+      expect.stringContaining("GET https://api.example.com/unmocked was sent, and tooltrace refused it"),
+      expect.stringContaining("POST https://api.anthropic.com/v1/messages was sent, and tooltrace refused it"),
+    ]);
   });
 
   test("joined, tooltrace traces the user's handlers during a turn: session mocks win over them, strict refuses what none answers", async () => {
@@ -83,6 +88,7 @@ describe("beside the user's own MSW server", () => {
     // Outside a turn the user's server is as it was: their policy (error) sees what none of their handlers answers.
     await fetch("https://api.example.com/unmocked").catch(() => undefined);
     expect(unhandled).toEqual(["https://api.example.com/unmocked"]);
+    expect(takeRefusals()).toEqual([expect.stringContaining("GET https://api.example.com/unmocked was sent, and tooltrace refused it")]);
 
     const strict = createSession({
       tools: {},

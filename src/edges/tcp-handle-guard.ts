@@ -1,8 +1,10 @@
-import type * as Net from "node:net";
 import type * as Tls from "node:tls";
 import { constants } from "node:os";
+import { isLoopback } from "../base/hosts.js";
 import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
-import { edgeError, unguarded } from "./net-guard.js";
+import { edgeError, noStrictSession } from "./edge-error.js";
+import { hermeticIsOn } from "./hermetic.js";
+import { nativeHandleClasses } from "./native-handles.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a patched method keeps whatever `this` its class gives it.
 type Method = (this: any, ...args: unknown[]) => unknown;
@@ -26,28 +28,30 @@ const WRITES = ["writev", "writeBuffer", "writeAsciiString", "writeUtf8String", 
 /**
  * Guards TCP where every client ends up, below any library's patches of `net.Socket` (MSW's socket
  * interceptor, which answers mocked connections itself and dials only what it passes through): the native
- * handle's `connect` and, for connections opened before a strict turn (a keep-alive pool), its writes and
- * those of TLS over it. A refused socket fails with the refusal as its error.
+ * handle's `connect`, checked for the hermetic run and for strict sessions, and its writes, checked in strict
+ * sessions only (a connection opened before a strict turn: a keep-alive pool). A refused socket fails with
+ * the refusal as its error. Installed by the setup file, before the test's modules load.
  */
-export function guardTcpHandles(tls: typeof Tls): void {
-  // A TLS socket made without a transport owns a fresh TCP handle: the two native classes, without process.binding.
-  const probe = new tls.TLSSocket(null as unknown as Net.Socket);
-  const tlsHandle = (probe as unknown as { _handle: { _parent: object } })._handle;
-  const tcpProto = Object.getPrototypeOf(tlsHandle._parent) as Record<string, Method>;
-  const tlsProto = Object.getPrototypeOf(tlsHandle) as Record<string, Method>;
+export function guardTcpHandles(): void {
+  const { tcp } = nativeHandleClasses();
+  for (const name of ["connect", "connect6"]) guardConnect(tcp, name);
+  for (const name of WRITES) guardWrite(tcp, name, (handle) => handle);
+}
+
+/** The writes of TLS over TCP, for strict sessions: installed with the first one (loading `tls` costs a few ms). */
+export function guardTlsWrites(tls: typeof Tls): void {
+  // A TLS socket made without a transport owns a fresh TLS handle: its native class, without process.binding.
+  const probe = new tls.TLSSocket(null as unknown as import("node:net").Socket);
+  const tlsProto = Object.getPrototypeOf((probe as unknown as { _handle: object })._handle) as Record<string, Method>;
   probe.destroy();
-  for (const name of ["connect", "connect6"]) guardConnect(tcpProto, name);
-  for (const name of WRITES) {
-    guardWrite(tcpProto, name, (handle) => handle);
-    guardWrite(tlsProto, name, (handle) => (handle as { _parent?: Handle })._parent);
-  }
+  for (const name of WRITES) guardWrite(tlsProto, name, (handle) => (handle as { _parent?: Handle })._parent);
 }
 
 function guardConnect(proto: Record<string, Method>, name: string): void {
   const connect = proto[name] as Method;
   proto[name] = function guardedConnect(this: Handle, ...args: unknown[]) {
-    if (unguarded()) return connect.apply(this, args);
     const [, address, port] = args as [unknown, string, number];
+    if (noStrictSession() && (!hermeticIsOn() || isLoopback(address))) return connect.apply(this, args);
     const owner = ownerOf(this);
     const host = typeof owner?._host === "string" ? owner._host : address;
     const refusal = refuseAtEdge({ channel: "tcp", host, address, port });
@@ -63,7 +67,7 @@ function guardWrite(proto: Record<string, Method>, name: string, transport: (han
   const write = proto[name];
   if (typeof write !== "function") return;
   proto[name] = function guardedWrite(this: Handle, ...args: unknown[]) {
-    if (unguarded()) return write.apply(this, args);
+    if (noStrictSession()) return write.apply(this, args);
     const target = peerOf(this, transport(this));
     const refusal = target === undefined ? undefined : refuseAtEdge(target);
     if (refusal === undefined) return write.apply(this, args);

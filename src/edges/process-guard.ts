@@ -1,7 +1,7 @@
 import type * as ChildProcesses from "node:child_process";
 import type * as WorkerThreads from "node:worker_threads";
 import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
-import { edgeError } from "./net-guard.js";
+import { edgeError } from "./edge-error.js";
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 

@@ -1,6 +1,6 @@
 import type * as Dns from "node:dns";
 import { refuseAtEdge } from "./edge-decision.js";
-import { edgeError } from "./net-guard.js";
+import { edgeError } from "./edge-error.js";
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -31,9 +31,11 @@ const QUERIES = [
  * here too: a connection the guard allowed asks only for a name it allowed.
  */
 export function guardDns(dns: typeof Dns): void {
+  // A Resolver's own servers count (the test may point one at its own DNS server); the module's are the system's.
+  const own = (resolver: unknown) => resolver instanceof dns.Resolver || resolver instanceof dns.promises.Resolver;
   const callbackStyle = (original: Method): Method =>
     function guardedQuery(this: unknown, ...args: unknown[]) {
-      const refusal = refusalFor(args[0]);
+      const refusal = refusalFor(args[0], own(this) ? this : undefined);
       if (refusal === undefined) return original.apply(this, args);
       const callback = args.at(-1);
       const error = edgeError(refusal);
@@ -43,7 +45,7 @@ export function guardDns(dns: typeof Dns): void {
     };
   const promiseStyle = (original: Method): Method =>
     function guardedQuery(this: unknown, ...args: unknown[]) {
-      const refusal = refusalFor(args[0]);
+      const refusal = refusalFor(args[0], own(this) ? this : undefined);
       return refusal === undefined ? original.apply(this, args) : Promise.reject(edgeError(refusal));
     };
   patchAll(dns as unknown as Record<string, unknown>, callbackStyle);
@@ -59,7 +61,12 @@ function patchAll(owner: Record<string, unknown>, wrap: (original: Method) => Me
   }
 }
 
-/** `reverse` and `lookupService` take an address, the others a name: either is what leaves. */
-function refusalFor(name: unknown): string | undefined {
-  return typeof name === "string" ? refuseAtEdge({ channel: "dns", host: name }) : undefined;
+/**
+ * `reverse` and `lookupService` take an address, the others a name: either is what leaves. A `Resolver` the
+ * test pointed at servers of its own on loopback keeps the query on the machine (the hermetic run allows it).
+ */
+function refusalFor(name: unknown, resolver: unknown): string | undefined {
+  if (typeof name !== "string") return undefined;
+  const servers = resolver === undefined ? undefined : (resolver as { getServers(): string[] }).getServers();
+  return refuseAtEdge({ channel: "dns", host: name, ...(servers !== undefined ? { servers } : {}) });
 }

@@ -1,0 +1,90 @@
+import { relative, sep } from "node:path";
+import { captureUserFrame } from "../base/call-site.js";
+import type { EdgeTarget } from "./edge-decision.js";
+
+/** The providers' API hosts, named in a refusal: a request to one is a model call the test did not script. */
+const PROVIDER_HOSTS: Readonly<Record<string, string>> = {
+  "api.openai.com": "OpenAI's API",
+  "api.anthropic.com": "Anthropic's API",
+  "generativelanguage.googleapis.com": "Google's Gemini API",
+  "aiplatform.googleapis.com": "Google's Vertex AI API",
+  "api.mistral.ai": "Mistral's API",
+  "api.groq.com": "Groq's API",
+  "api.deepseek.com": "DeepSeek's API",
+  "api.x.ai": "xAI's API",
+  "openrouter.ai": "OpenRouter's API",
+};
+
+/** What left, in words: `a TCP connection to api.example.com:443 was opened`. */
+export function describeTarget(target: EdgeTarget): string {
+  switch (target.channel) {
+    case "tcp":
+      return `a TCP connection to ${hostPort(target.host, target.port)} was opened`;
+    case "udp":
+      return `a UDP datagram to ${hostPort(target.host, target.port)} was sent`;
+    case "dns":
+      return `a DNS query for ${JSON.stringify(target.host.slice(0, 100))} was made`;
+    case "http":
+      return `${target.method} ${cut(target.url)} was sent`;
+    case "worker":
+      return "a worker thread was started (tooltrace cannot see what it sends)";
+    case "process":
+      return `the child process \`${commandName(target.command)}\` was started (tooltrace cannot see what it sends)`;
+  }
+}
+
+/** The `allowHosts` entry that lets this target out. */
+export function hostEntry(target: EdgeTarget): string {
+  if (target.channel === "dns") return target.host.slice(0, 100);
+  if (target.channel === "http") {
+    try {
+      return new URL(target.url).host;
+    } catch {
+      return cut(target.url);
+    }
+  }
+  if (target.channel === "tcp" || target.channel === "udp") return hostPort(target.host, target.port).slice(0, 100);
+  return "";
+}
+
+/**
+ * The hermetic guard's refusal: what left, the line that sent it, and the switches that let it out. A
+ * provider's API is named, with the model's own switches (`llm`, `upstream`).
+ */
+export function hermeticRefusal(target: EdgeTarget): string {
+  const host = hostEntry(target);
+  const bare = host
+    .replace(/:\d+$/, "")
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
+  const provider = PROVIDER_HOSTS[bare];
+  const line = userLine();
+  const what = `${describeTarget(target)}, and tooltrace refused it: tests reach only this machine unless the config, the session or the test lets more out (hermetic by default).`;
+  const where = line === undefined ? "" : `\n  at ${line}`;
+  const fix =
+    provider !== undefined
+      ? `${bare} is ${provider}: script the model with createSession({ llm }) (a mock model answers on the wire), or call the real one with createSession({ upstream: true }) and record it with a cassette.`
+      : `answer it in the test (a stub rule for the tool that makes it, or an HTTP mock), or let it out: tooltrace({ allowHosts: [${JSON.stringify(host)}] }) in the Vitest config, createSession({ allowHosts: [${JSON.stringify(host)}] }) for one session, or tooltrace({ live: true }) for a run that may reach the network.`;
+  return `${what}${where}\n  Fix: ${fix}`;
+}
+
+/** The first frame of the stack here that is the user's, relative to the working folder. */
+function userLine(): string | undefined {
+  const site = captureUserFrame()?.();
+  if (site === undefined) return undefined;
+  const shown = relative(process.cwd(), site);
+  return shown.startsWith(`..${sep}`) ? site : shown;
+}
+
+export function hostPort(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** `/usr/bin/curl` → `curl`, the name `allowProcesses` lists. */
+export function commandName(command: string): string {
+  return command.split(/[\\/]/).pop() ?? command;
+}
+
+function cut(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}

@@ -1,0 +1,134 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { message } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
+import { isOwnNetwork } from "../base/own-network.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import { type DispatchHandler, type DispatchOptions, dispatchUrl, failDispatch, respondToDispatch } from "./dispatch-handler.js";
+import { refuseAtEdge } from "./edge-decision.js";
+import { edgeError } from "./edge-error.js";
+import { mswIsListening } from "./msw-listening.js";
+
+/** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
+const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+
+interface Dispatcher {
+  dispatch(options: DispatchOptions, handler: DispatchHandler): boolean;
+}
+type Fetch = typeof globalThis.fetch;
+
+/**
+ * Claims a request `fetch` is about to send: returns how to answer it (a catcher's `Response`), or
+ * `undefined` to leave it to the network (and the guards).
+ */
+export type FetchAnswerer = (url: string, method: string, options: DispatchOptions) => (() => Promise<Response>) | undefined;
+
+const state = globalSingleton("fetchGuard", () => ({
+  installed: false,
+  lazy: false,
+  warned: false,
+  answerers: new Map<string, FetchAnswerer>(),
+  /** Set while a request runs through the `fetch` MSW patched (MSW answered it, or passes it through). */
+  viaMsw: new AsyncLocalStorage<true>(),
+  mswFetch: undefined as { readonly patched: Fetch; readonly wrapped: Fetch } | undefined,
+}));
+
+/**
+ * Guards the layer under `fetch`, where every request of Node's `fetch` (and of a client that kept `fetch`
+ * from before anything patched it) is dispatched: installed at the first call of `fetch` (loading Node's
+ * `fetch` costs a file that never calls it ~15 ms), or at once by {@link installFetchGuard}.
+ */
+export function guardFetchLazily(): void {
+  if (state.lazy || state.installed) return;
+  state.lazy = true;
+  const original = globalThis.fetch;
+  if (typeof original !== "function") return;
+  const first: Fetch = function fetch(input, init) {
+    if (globalThis.fetch === first) globalThis.fetch = original;
+    installFetchGuard();
+    return original(input, init);
+  };
+  globalThis.fetch = first;
+}
+
+/**
+ * Wraps Node's fetch dispatcher now: a request is answered by the first {@link FetchAnswerer} that claims it
+ * (the LLM wire), refused when strict mode or the hermetic run forbids it (a network error naming it, and
+ * the test fails), and sent otherwise. Returns false where the dispatcher is out of sight (Jest's
+ * environments and Vitest's vm pools give the tests another realm).
+ */
+export function installFetchGuard(): boolean {
+  if (state.installed) return true;
+  const store = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  // Reading `Request` loads Node's fetch, which creates the dispatcher (it is lazy until then).
+  void globalThis.Request;
+  const original = store[DISPATCHER];
+  if (original === undefined || typeof original.dispatch !== "function") {
+    if (!state.warned) {
+      state.warned = true;
+      console.warn(
+        message(
+          "the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): a client that kept `fetch` from before tooltrace's MSW server started is refused only at the socket.",
+        ),
+      );
+    }
+    return false;
+  }
+  state.installed = true;
+  const guard: Dispatcher = Object.create(original) as Dispatcher;
+  guard.dispatch = (options, handler) => {
+    if (isOwnNetwork() || options.upgrade) return original.dispatch(options, handler);
+    const url = dispatchUrl(options);
+    const method = options.method ?? "GET";
+    const viaMsw = state.viaMsw.getStore() === true;
+    if (!viaMsw) {
+      for (const answerer of state.answerers.values()) {
+        const answer = answerer(url, method, options);
+        if (answer === undefined) continue;
+        answer().then(
+          (response) => respondToDispatch(handler, response),
+          (error: unknown) => failDispatch(handler, error instanceof Error ? error : new TypeError(String(error))),
+        );
+        return true;
+      }
+      // With MSW listening, a request that skipped its `fetch` in a strict turn went past every catcher.
+      const context = mswIsListening() ? currentTurnContext() : undefined;
+      const uncaught = context?.pipeline.refuseUncaught(context, method, url);
+      if (uncaught !== undefined) {
+        failDispatch(handler, new TypeError(uncaught));
+        return true;
+      }
+    }
+    const refusal = refuseAtEdge({ channel: "http", method, url });
+    if (refusal === undefined) return original.dispatch(options, handler);
+    failDispatch(handler, edgeError(refusal));
+    return true;
+  };
+  store[DISPATCHER] = guard;
+  return true;
+}
+
+/** Adds (or replaces) a catcher answering requests at the dispatcher, known by `name`. */
+export function answerAtFetch(name: string, answerer: FetchAnswerer): void {
+  state.answerers.set(name, answerer);
+}
+
+/**
+ * While MSW listens it patches `globalThis.fetch`: the requests that come through that `fetch` are MSW's
+ * (answered by its handlers, or passed through by its catcher, which decided), so the dispatcher leaves them
+ * to the hermetic guard alone. Call it right after MSW starts listening; the returned function undoes it.
+ */
+export function markMswFetch(): () => void {
+  installFetchGuard();
+  if (state.mswFetch !== undefined) return () => undefined;
+  const patched = globalThis.fetch;
+  // Marked only while MSW intercepts under it: once its server closes the same function is no longer MSW's.
+  const wrapped: Fetch = (input, init) => (mswIsListening() ? state.viaMsw.run(true, () => patched(input, init)) : patched(input, init));
+  globalThis.fetch = wrapped;
+  const mark = { patched, wrapped };
+  state.mswFetch = mark;
+  return () => {
+    if (state.mswFetch !== mark) return;
+    state.mswFetch = undefined;
+    if (globalThis.fetch === wrapped) globalThis.fetch = patched;
+  };
+}
