@@ -61,18 +61,19 @@ await build({
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
-    // Two shared chunks: what every entry needs, and what needs msw (so `tooltrace` alone never loads msw).
+    // Shared chunks by what loads them: the setup file's (every test file loads it, so it is one file), what
+    // needs msw (so `tooltrace` alone never loads msw), the loopback server; the rest as rolldown splits it.
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
+        {
+          name: "setup",
+          test: /src[/](base[/](errors|global-state|hosts|own-network|package-root|call-site)|edges[/](?!dispatch-handler|fetch-guard)|lifecycle|pipeline[/](turn-context|edge-policy)|trace[/]format-version|cassettes[/](cassette-mode|writers|file-lock))/,
+          priority: 3,
+        },
         { name: "msw", test: /src[/]catchers[/](msw-|network-guard)/, priority: 2 },
         // A socket server, for the wire without MSW and the CLI adapters: `tooltrace` alone never loads node:http.
         { name: "loopback", test: /src[\\/]catchers[\\/]loopback-server/, priority: 2 },
-        {
-          name: "core",
-          test: /src[/](base|trace|secrets|stubs|http-mocks|model|cassettes|wire|middleware|pipeline|lifecycle|catchers|session|variants)[/]|matchers[/](?!index\.ts)/,
-          priority: 1,
-        },
       ],
     },
   },

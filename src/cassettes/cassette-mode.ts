@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { StubConfigError } from "../base/errors.js";
+import { message, StubConfigError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import type { CassetteMode, CassetteOptions } from "./types.js";
 import type { CassetteWriter } from "./writers.js";
@@ -13,9 +13,10 @@ export function useCassetteMode(mode: CassetteMode | undefined): void {
 }
 
 /**
- * Where a session's cassette is and whether it records or replays, from the session's options, then
- * `TOOLTRACE_CASSETTE`, then the plugin's mode; `undefined` when it has none (`off`). Refuses a replay without
- * a file, and a strict session that `auto` would have record.
+ * Where a session's cassette is and whether it records or replays: the session's `record`, `replay` or `off`,
+ * else `TOOLTRACE_CASSETTE` (a session's `auto` yields to it, so `TOOLTRACE_CASSETTE=record` records it again),
+ * else the session's `auto`, else the plugin's mode; `undefined` when it has none (`off`). Refuses a replay
+ * without a file, and a strict session that `auto` would have record.
  */
 export function resolveCassette(
   options: CassetteOptions | undefined,
@@ -23,7 +24,15 @@ export function resolveCassette(
   writer: CassetteWriter,
 ): { readonly path: string; readonly mode: "record" | "replay" } | undefined {
   if (options?.replay !== undefined) checkPrefix(options);
-  const mode = options?.mode ?? (options?.replay ? "replay" : undefined) ?? envMode() ?? defaults.mode ?? "off";
+  const own = options?.mode ?? (options?.replay ? "replay" : undefined);
+  const env = envMode();
+  const mode = (own === "auto" ? env : undefined) ?? own ?? env ?? defaults.mode ?? "off";
+  if (env === "record" && mode !== "record")
+    console.warn(
+      message(
+        `TOOLTRACE_CASSETTE=record does not apply to ${writer.description}: its cassette mode is ${JSON.stringify(mode)}. Set \`cassette: { mode: "auto" }\` (or drop its mode) to record it from the command line.`,
+      ),
+    );
   if (!MODES.includes(mode)) {
     throw new StubConfigError(
       { pointer: "" },

@@ -22,7 +22,7 @@ export function installEdgeGuards(): void {
   state.edges = true;
   guardTcpHandles();
   guardDgram(require("node:dgram"));
-  guardDns(require("node:dns"));
+  guardDns();
   guardWorkers(require("node:worker_threads"), patcher("node:worker_threads"));
   guardChildProcesses(require("node:child_process"), patcher("node:child_process"));
   syncBuiltinESMExports();

@@ -23,10 +23,12 @@ export function guardWorkers(workerThreads: typeof WorkerThreads, patchExport: (
 }
 
 /**
- * Guards child processes: every asynchronous form (`spawn`, `exec`, `execFile`, `fork`) starts through
- * `ChildProcess.prototype.spawn`, and the synchronous ones are replaced on the module. A process started
- * during a strict turn is refused before it starts unless the session allows its command; tooltrace's own
- * (a CLI agent an adapter runs) start through `startingOwnProcess`.
+ * Guards child processes where every form starts one: the asynchronous ones (`spawn`, `exec`, `execFile`,
+ * `fork`) through `ChildProcess.prototype.spawn`, the synchronous ones through Node's `spawn_sync` binding,
+ * so a function a module took before the guard went in meets it too. A process started during a strict turn
+ * is refused before it starts unless the session allows its command; tooltrace's own (a CLI agent an
+ * adapter runs) start through `startingOwnProcess`. Where the binding is closed (the permission model), the
+ * module's synchronous functions are replaced instead.
  */
 export function guardChildProcesses(childProcess: typeof ChildProcesses, patchExport: (name: string, value: unknown) => void): void {
   const proto = childProcess.ChildProcess.prototype as unknown as Record<string, Method>;
@@ -37,6 +39,17 @@ export function guardChildProcesses(childProcess: typeof ChildProcesses, patchEx
     if (refusal !== undefined) throw edgeError(refusal);
     return spawn.apply(this, args);
   };
+  const binding = spawnSyncBinding();
+  const spawnSync = binding?.spawn;
+  if (binding !== undefined && typeof spawnSync === "function") {
+    binding.spawn = function guardedSpawnSync(this: unknown, ...args: unknown[]) {
+      const options = args[0] as { file?: unknown; args?: unknown } | undefined;
+      const refusal = refuseAtEdge(processTarget(commandOf(options?.file, options?.args)));
+      if (refusal !== undefined) throw edgeError(refusal);
+      return spawnSync.apply(this, args);
+    };
+    return;
+  }
   for (const name of ["spawnSync", "execSync", "execFileSync"] as const) {
     const original = childProcess[name] as unknown as Method;
     patchExport(name, function guardedSync(this: unknown, ...args: unknown[]) {
@@ -45,6 +58,14 @@ export function guardChildProcesses(childProcess: typeof ChildProcesses, patchEx
       if (refusal !== undefined) throw edgeError(refusal);
       return original.apply(this, args);
     });
+  }
+}
+
+function spawnSyncBinding(): { spawn?: Method } | undefined {
+  try {
+    return (process as unknown as { binding(name: string): { spawn?: Method } }).binding("spawn_sync");
+  } catch {
+    return undefined;
   }
 }
 

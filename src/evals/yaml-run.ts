@@ -18,11 +18,16 @@ export interface EvalAgentContext {
   readonly context?: unknown;
 }
 
-/** What the agent module builds: the session's agent and tools, and optionally its mock model and stubs. */
-export type EvalAgentSetup = Omit<SessionOptions, "seed" | "http" | "steps">;
+/**
+ * What the agent module builds: the session's agent and tools, and optionally its mock model and stubs.
+ * `TMessage` is the agent's history message (an AI SDK agent's `ModelMessage`).
+ */
+export type EvalAgentSetup<TMessage = unknown> = Omit<SessionOptions<TMessage>, "seed" | "http" | "steps">;
 
 /** The default export of a YAML eval's agent module. */
-export type EvalAgentFactory = (context: EvalAgentContext) => EvalAgentSetup | Promise<EvalAgentSetup>;
+export type EvalAgentFactory<TMessage = unknown> = (
+  context: EvalAgentContext,
+) => EvalAgentSetup<TMessage> | Promise<EvalAgentSetup<TMessage>>;
 
 /**
  * Types the default export of the module a YAML eval runs: a function from the variant's seed to the agent and
@@ -34,8 +39,9 @@ export type EvalAgentFactory = (context: EvalAgentContext) => EvalAgentSetup | P
  * export default defineEvalAgent(({ seed }) => ({ agent: aiSdkAgent({ model, tools }), tools }));
  * ```
  */
-export function defineEvalAgent(factory: EvalAgentFactory): EvalAgentFactory {
-  return factory;
+export function defineEvalAgent<TMessage>(factory: EvalAgentFactory<TMessage>): EvalAgentFactory {
+  // The runner only hands the session what the factory made: the agent's own message type stays its own.
+  return factory as unknown as EvalAgentFactory;
 }
 
 /** How many variants, from which seed. */

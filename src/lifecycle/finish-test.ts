@@ -1,7 +1,7 @@
 import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
-import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
+import { TRACE_FORMAT_VERSION } from "../trace/format-version.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {

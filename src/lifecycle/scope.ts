@@ -122,11 +122,24 @@ export class TestScope {
 const state = globalSingleton("scopes", () => ({
   storage: new AsyncLocalStorage<TestScope>(),
   active: undefined as TestScope | undefined,
+  provider: undefined as (() => TestScope | undefined) | undefined,
 }));
 
-/** The scope of the test running in this async context (or the runner's active test, when it runs one at a time). */
+/**
+ * The scope of the test running in this async context (a concurrent test's), else the running test's (made
+ * when first asked, by the runner's provider), else the active one (the file's, or the test a runner that has
+ * no provider set).
+ */
 export function currentScope(): TestScope | undefined {
-  return state.storage.getStore() ?? state.active;
+  return state.storage.getStore() ?? state.provider?.() ?? state.active;
+}
+
+/**
+ * Sets how the running test's scope is found when no async context carries one: the runner's own idea of
+ * the running test, its scope made the first time it is asked for (a test that never uses tooltrace pays nothing).
+ */
+export function setScopeProvider(provider: (() => TestScope | undefined) | undefined): void {
+  state.provider = provider;
 }
 
 /** The scope of the running test, never a whole file's. */

@@ -2,8 +2,9 @@ import { toJsonValue } from "./json-value.js";
 import { requestJson, type SharedJson } from "./request-json.js";
 import type { Interaction, Turn } from "./types.js";
 
-/** The version of the trace's JSON form. It changes only when a field changes meaning or goes away. */
-export const TRACE_FORMAT_VERSION = 2;
+import { TRACE_FORMAT_VERSION } from "./format-version.js";
+
+export { TRACE_FORMAT_VERSION };
 
 /**
  * The JSON form of a turn: what the Vitest plugin puts on `task.meta.tooltrace`, and what reporters,

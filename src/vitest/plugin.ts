@@ -16,11 +16,18 @@ export interface TooltraceVitePlugin {
   /** Before Vite's own plugins, so a YAML eval file is loaded as the module that declares its tests. */
   readonly enforce: "pre";
   load(id: string): string | undefined;
-  config(config?: { root?: string; test?: { include?: unknown; root?: string } }): {
-    test: { setupFiles: string[]; include: string[]; provide: { tooltrace: TooltracePluginOptions }; watchTriggerPatterns: WatchTrigger[] };
+  config(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[] } }): {
+    test: {
+      include: string[];
+      setupFiles?: string[];
+      provide: { tooltrace: TooltracePluginOptions };
+      watchTriggerPatterns: WatchTrigger[];
+    };
   };
   /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette; a reporter is added. */
-  configureVitest(context: { vitest: WatchedVitest & { readonly config?: { readonly reporters?: unknown[] } } }): void;
+  configureVitest(context: {
+    vitest: WatchedVitest & { readonly config?: { readonly reporters?: unknown[]; readonly sequence?: { readonly concurrent?: boolean } } };
+  }): void;
 }
 
 /** Eval files, found beside test files: `todo.eval.ts`. */
@@ -55,16 +62,19 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
-  const setupFiles = [...(options.llm ? [runtimePath("llm-setup")] : []), runtimePath("setup")];
+  const setupFiles = [runtimePath("setup"), ...(options.llm ? [runtimePath("llm-setup")] : [])];
   let vitest: WatchedVitest | undefined;
   let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
+  // What the workers get; the run's `sequence.concurrent` is added once Vitest has resolved its config.
+  const provided: TooltracePluginOptions & { concurrent?: boolean } = { ...options };
   return {
     name: "tooltrace",
     enforce: "pre",
     load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
     configureVitest: (context) => {
       vitest = context.vitest;
+      if (context.vitest.config?.sequence?.concurrent === true) provided.concurrent = true;
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
       const reportOptions = options.report === true || !options.report ? {} : options.report;
@@ -84,18 +94,23 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.
     config: (config) => {
       root = config?.test?.root ?? config?.root ?? process.cwd();
+      // Before the user's setup files (Vite would append a returned list): the guards go in before any of the
+      // test's code runs, so a function a module takes from `node:child_process` is already guarded.
+      if (config !== undefined) {
+        const own = config.test?.setupFiles;
+        config.test = { ...config.test, setupFiles: [...setupFiles, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] };
+      }
       return {
         test: {
-          setupFiles,
+          ...(config === undefined ? { setupFiles } : {}),
           watchTriggerPatterns,
           include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN] : [],
           provide: {
-            tooltrace: {
-              ...options,
+            tooltrace: Object.assign(provided, {
               middleware: middleware.map((path) =>
                 isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
               ),
-            },
+            }),
           },
         },
       };

@@ -58,3 +58,51 @@ test("completes the task", async () => {
     expect(`${run.stdout}${run.stderr}`).toBe("");
   },
 );
+
+/**
+ * The YAML evals' agent module as the README writes it: `defineEvalAgent` given an AI SDK agent (whose
+ * history is `ModelMessage[]`). Before: TS2322, `Agent<ModelMessage>` is not assignable to `Agent<unknown>`.
+ */
+test.skipIf(!projectInstalled)(
+  "defineEvalAgent takes an AI SDK agent under strict with skipLibCheck off",
+  { timeout: 120_000 },
+  async () => {
+    const project = projectWithPackage("eval-agent-types");
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          noEmit: true,
+        },
+        include: ["*.ts"],
+      }),
+    );
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", type: "module", private: true }));
+    writeFileSync(
+      join(project, "flight-agent.ts"),
+      `import { tool } from "ai";
+import { z } from "zod";
+import { defineEvalAgent, mockModel } from "tooltrace";
+import { aiSdkAgent } from "tooltrace/ai-sdk";
+
+const tools = {
+  search_flights: tool({ inputSchema: z.object({ to: z.string() }), execute: async ({ to }) => [{ id: "FL1", to }] }),
+};
+
+export default defineEvalAgent(({ seed }) => ({
+  agent: aiSdkAgent({ model: mockModel([{ toolCalls: [{ name: "search_flights", input: { to: "Paris" } }] }, \`Seed \${seed}: FL1.\`]), tools }),
+  tools,
+}));
+`,
+    );
+    const run = await promisify(execFile)(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
+      (error: { stdout: string; stderr: string }) => error,
+    );
+    expect(`${run.stdout}${run.stderr}`).toBe("");
+  },
+);

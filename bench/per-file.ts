@@ -1,0 +1,113 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { median, quantile } from "./stats.js";
+
+/**
+ * What the plugin costs a test file and a test that do not use tooltrace: 20 files of one trivial test, and
+ * one file of 2,000 trivial tests, run by `vitest run` in a project with the built package installed, once
+ * with Vitest alone and once per plugin setting, alternating (ABBA). The cost is the difference of paired
+ * runs, per file (or per test).
+ */
+const root = join(import.meta.dirname, "..", "..");
+const FILES = 20;
+const TESTS = 2000;
+
+export const CONFIGS = {
+  "Vitest alone": "",
+  "tooltrace() (hermetic)": "tooltrace()",
+  "tooltrace({ llm: true })": "tooltrace({ llm: true })",
+  "tooltrace({ strict: true })": "tooltrace({ strict: true })",
+} as const;
+type Config = keyof typeof CONFIGS;
+
+function project(): string {
+  const folder = mkdtempSync(join(tmpdir(), "tooltrace-bench-per-file-"));
+  const modules = join(folder, "node_modules");
+  mkdirSync(join(modules, "tooltrace"), { recursive: true });
+  cpSync(join(root, "dist"), join(modules, "tooltrace", "dist"), { recursive: true });
+  cpSync(join(root, "package.json"), join(modules, "tooltrace", "package.json"));
+  for (const entry of readdirSync(join(root, "node_modules"))) {
+    if (entry !== "tooltrace" && !entry.startsWith(".")) symlinkSync(join(root, "node_modules", entry), join(modules, entry), "dir");
+  }
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "per-file", type: "module", private: true }));
+  mkdirSync(join(folder, "files"));
+  for (let i = 0; i < FILES; i++)
+    writeFileSync(
+      join(folder, "files", `t${i}.test.ts`),
+      `import { expect, test } from "vitest";\ntest("t${i}", () => expect(1).toBe(1));\n`,
+    );
+  mkdirSync(join(folder, "tests"));
+  writeFileSync(
+    join(folder, "tests", "many.test.ts"),
+    `import { expect, test } from "vitest";\nfor (let i = 0; i < ${TESTS}; i++) test(\`t\${i}\`, () => expect(i).toBe(i));\n`,
+  );
+  for (const [index, plugin] of Object.values(CONFIGS).entries()) {
+    writeFileSync(
+      join(folder, `c${index}.config.ts`),
+      `import { defineConfig } from "vitest/config";\n${plugin ? 'import { tooltrace } from "tooltrace/vitest";\n' : ""}export default defineConfig({ ${plugin ? `plugins: [${plugin}], ` : ""}test: { include: ["**/*.test.ts"] } });\n`,
+    );
+  }
+  return folder;
+}
+
+function run(folder: string, config: Config, target: "files" | "tests"): number {
+  const index = Object.keys(CONFIGS).indexOf(config);
+  const started = process.hrtime.bigint();
+  execFileSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", `c${index}.config.ts`, target], {
+    cwd: folder,
+    env: { ...process.env, CI: "1" },
+    encoding: "utf8",
+  });
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+export interface PerFileResult {
+  readonly config: Config;
+  /** Extra milliseconds of wall time per test file over Vitest alone, one value per paired run. */
+  readonly perFile: readonly number[];
+  /** Extra microseconds per test over Vitest alone, one value per paired run. */
+  readonly perTest: readonly number[];
+}
+
+export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6)): Promise<PerFileResult[]> {
+  const folder = project();
+  try {
+    const configs = Object.keys(CONFIGS) as Config[];
+    for (const config of configs) run(folder, config, "files");
+    const results: PerFileResult[] = [];
+    for (const config of configs.slice(1)) {
+      const perFileCost: number[] = [];
+      const perTestCost: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const order: [Config, Config] = round % 2 === 0 ? ["Vitest alone", config] : [config, "Vitest alone"];
+        const files = order.map((each) => run(folder, each, "files"));
+        const tests = order.map((each) => run(folder, each, "tests"));
+        const ours = (values: number[]) => (round % 2 === 0 ? (values[1] as number) : (values[0] as number));
+        const bare = (values: number[]) => (round % 2 === 0 ? (values[0] as number) : (values[1] as number));
+        perFileCost.push((ours(files) - bare(files)) / FILES);
+        perTestCost.push(((ours(tests) - bare(tests)) * 1000) / TESTS);
+      }
+      results.push({ config, perFile: perFileCost, perTest: perTestCost });
+    }
+    return results;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const spread = (values: readonly number[], unit: string, digits: number) =>
+  `${median(values).toFixed(digits)} ${unit} (IQR ${quantile(values, 0.25).toFixed(digits)}–${quantile(values, 0.75).toFixed(digits)})`;
+
+export function reportPerFile(results: readonly PerFileResult[]): string {
+  return [
+    `the plugin's cost over Vitest alone: ${FILES} files of one trivial test, and one file of ${TESTS} trivial tests, ABBA`,
+    ...results.map(
+      (result) => `  ${result.config.padEnd(28)} per file ${spread(result.perFile, "ms", 1)}; per test ${spread(result.perTest, "µs", 1)}`,
+    ),
+    "  aims: the default at most 10 ms per file and 20 µs per test; llm: true at most 30 ms per file",
+  ].join("\n");
+}
+
+if (process.argv[1]?.endsWith("per-file.js")) console.log(reportPerFile(await perFile()));

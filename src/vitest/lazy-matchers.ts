@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { matchers } from "../../matchers/all.js";
+import { packageRoot } from "../base/package-root.js";
+
+/** The matchers the plugin registers, by name (a test checks the list against `matchers/all.ts`). */
+export const MATCHER_NAMES = [
+  "toHaveCalledTool",
+  "toHaveToolOrder",
+  "toHaveFailedAction",
+  "toHaveMessageIncluding",
+  "toSucceed",
+  "toHaveNoFailedActions",
+  "toHaveUsedNoTools",
+  "toHaveAtMostToolCalls",
+  "toHaveModelCalls",
+  "toHaveUsageAtMost",
+  "toHaveOfferedTool",
+  "toHaveResult",
+  "toHaveRequested",
+  "toMatchTrajectory",
+  "toMatchTraceSnapshot",
+  "toMatchInlineTraceSnapshot",
+] as const;
+
+type Matcher = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * The matchers, each loading their code at its first use: a test file that never calls one does not load
+ * them. They are loaded synchronously (a matcher is), from the CommonJS build beside this file, which shares
+ * tooltrace's process-wide state with the ES modules.
+ */
+export function lazyMatchers(): typeof matchers {
+  let loaded: Record<string, Matcher> | undefined;
+  const load = () => {
+    loaded ??= (createRequire(join(packageRoot(), "dist", "matchers.cjs"))("./matchers.cjs") as { matchers: Record<string, Matcher> })
+      .matchers;
+    return loaded;
+  };
+  return Object.fromEntries(
+    MATCHER_NAMES.map((name) => [
+      name,
+      {
+        [name](this: unknown, ...args: unknown[]) {
+          return (load()[name] as Matcher).apply(this, args);
+        },
+      }[name],
+    ]),
+  ) as unknown as typeof matchers;
+}
