@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -199,6 +199,38 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     } finally {
       if (before === undefined) delete process.env.TOOLTRACE_CASSETTE;
       else process.env.TOOLTRACE_CASSETTE = before;
+    }
+  });
+
+  test("the README's config (`mode: \"auto\"`) records again under TOOLTRACE_CASSETTE=record; an explicit replay says why it does not", async () => {
+    const upstream = await fakeUpstream();
+    const path = cassettePath();
+    const before = process.env.TOOLTRACE_CASSETTE;
+    try {
+      await runWith({ path, mode: "auto" }, upstream);
+      expect(upstream.seen).toHaveLength(2);
+      // A file that exists, so `auto` alone would replay: the command line asks to record it again.
+      const existing = cassettePath();
+      copyFileSync(path, existing);
+      process.env.TOOLTRACE_CASSETTE = "record";
+      const again = await runWith({ path: existing, mode: "auto" }, upstream);
+      expect(again.turn.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["real", "real", "real"]);
+      expect(upstream.seen).toHaveLength(4);
+      const warned: string[] = [];
+      const warn = console.warn;
+      console.warn = (line: string) => warned.push(line);
+      try {
+        const replayed = await runWith({ path, mode: "replay" }, upstream);
+        expect(replayed.turn.toolCalls.map((call) => call.answeredBy?.kind)).toEqual(["cassette", "cassette", "cassette"]);
+      } finally {
+        console.warn = warn;
+      }
+      expect(warned).toEqual([expect.stringMatching(/TOOLTRACE_CASSETTE=record does not apply to session \d+ of test/)]);
+      expect(warned[0]).toContain('its cassette mode is "replay"');
+    } finally {
+      if (before === undefined) delete process.env.TOOLTRACE_CASSETTE;
+      else process.env.TOOLTRACE_CASSETTE = before;
+      await upstream.close();
     }
   });
 
