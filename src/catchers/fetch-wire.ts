@@ -1,8 +1,9 @@
 import { message } from "../base/errors.js";
+import { globalSingleton } from "../base/global-state.js";
 import { isLoopback } from "../base/hosts.js";
-import { dispatchRequest } from "../edges/dispatch-handler.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
+import { holdWireMock } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { DEFAULT_BASE_URLS } from "../wire/base-urls.js";
 import { errorReply } from "../wire/http-replies.js";
@@ -11,34 +12,53 @@ import { createLlmAnswer, type LlmAnswer } from "./wire-answer.js";
 
 const PROVIDER_ORIGINS = new Set(Object.values(DEFAULT_BASE_URLS).map((base) => new URL(base).origin));
 
-let wire: LlmAnswer | undefined;
+/** The run's wire mock, when the plugin's `llm` turns it on: more bases to answer, the models that exist. */
+export interface RunWireOptions {
+  readonly baseUrls?: readonly string[];
+  readonly models?: readonly string[];
+}
+
+const state = globalSingleton("fetchWire", () => ({
+  answer: undefined as LlmAnswer | undefined,
+  /** Set by the plugin's `llm`: every LLM API request of the run is answered, in a session or not. */
+  run: undefined as { readonly bases: readonly string[] } | undefined,
+}));
 
 /**
  * The LLM wire without MSW, at the layer under `fetch` (so also for a client made before anything was
  * patched): a request to an LLM API made during a turn of a session that scripts the model (`llm`) or calls
- * the real one (`upstream`) is answered by the same `answer()` as the wire mock. One that the hermetic run
- * refuses (no such session) gets the provider's own error, which its client does not retry, naming what to
- * set. The providers' hosts count, and any host beyond loopback asked for an LLM API's path (a gateway);
- * loopback is left to the test's own fakes and tooltrace's loopback server. With `now`, the guard under
- * `fetch` goes in at once (a session whose model is on the wire); otherwise at the first `fetch`. Returns
- * false where `fetch`'s dispatcher is out of sight (Jest's environments).
+ * the real one (`upstream`) is answered by the same `answer()` as the wire mock, and so is every other when
+ * the run's wire is on (the plugin's `llm`: "Mock response", or the session's `llm`). One the hermetic run
+ * refuses gets the provider's own error, which its client does not retry, naming what to set. The
+ * providers' hosts count, and any host beyond loopback asked for an LLM API's path (a gateway); loopback is
+ * left to the test's own fakes and tooltrace's loopback server, but for the run's `baseUrls`. With `now`,
+ * the guard under `fetch` goes in at once (a session whose model is on the wire); otherwise at the first
+ * `fetch`. Returns false where `fetch`'s dispatcher is out of sight (Jest's environments).
  */
 export function catchLlmAtFetch(now: boolean): boolean {
-  if (wire === undefined) register();
+  if (state.answer === undefined) register(createLlmAnswer());
   return now ? installFetchGuard() : true;
 }
 
-function register(): void {
-  const answer = createLlmAnswer();
-  wire = answer;
-  answerAtFetch("llm-wire", (url, method, options) => {
+/** The plugin's `llm`: the run's wire mock answers every LLM API request, also outside sessions. */
+export function answerLlmForTheRun(options: RunWireOptions): void {
+  register(createLlmAnswer(options.models !== undefined ? { models: options.models } : {}));
+  state.run = { bases: (options.baseUrls ?? []).map((base) => base.replace(/\*.*$/, "").replace(/\/+$/, "")) };
+  holdWireMock();
+}
+
+function register(answer: LlmAnswer): void {
+  state.answer = answer;
+  answerAtFetch("llm-wire", 0, (url, method) => {
     const parsed = parse(url);
-    if (parsed === undefined || isLoopback(parsed.hostname)) return undefined;
+    if (parsed === undefined) return undefined;
+    const listed = state.run?.bases.some((base) => url === base || url.startsWith(`${base}/`)) === true;
+    if (isLoopback(parsed.hostname) && !listed) return undefined;
     const codec = answer.codecFor(parsed.pathname);
-    if (codec === undefined && !PROVIDER_ORIGINS.has(parsed.origin)) return undefined;
+    if (codec === undefined && !PROVIDER_ORIGINS.has(parsed.origin) && !listed) return undefined;
     const context = currentTurnContext();
-    if (context !== undefined && (context.pipeline.responder !== undefined || context.pipeline.upstream !== undefined))
-      return async () => answer.answer(await dispatchRequest(options));
+    const scripted = context !== undefined && (context.pipeline.responder !== undefined || context.pipeline.upstream !== undefined);
+    if (scripted || state.run !== undefined) return (request) => answer.answer(request);
     if (codec === undefined) return undefined;
     const refusal = refuseAtEdge({ channel: "http", method, url });
     if (refusal === undefined) return undefined;

@@ -1,11 +1,9 @@
 import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from "msw";
 import { globalSingleton } from "../base/global-state.js";
-import type { HttpRequestView } from "../http-mocks/types.js";
-import { parseMaybeJson } from "../model/request-view.js";
 import { markHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
-import { rememberHeaderSecrets } from "../secrets/known-secrets.js";
+import { requestView } from "./http-request-view.js";
 import { type BypassEvents, type Passthrough, passThrough } from "./msw-passthrough.js";
 
 const NETWORK = { kind: "real" } as const;
@@ -154,18 +152,4 @@ function isRequestHandler(handler: unknown): handler is RequestHandler {
     typeof (handler as RequestHandler).test === "function" &&
     typeof (handler as RequestHandler).run === "function"
   );
-}
-
-/** The request as HTTP mocks match it and the trace keeps it: plain JSON, the body read from a clone. */
-async function requestView(request: Request): Promise<HttpRequestView> {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  // A key the request carries is replaced wherever it appears in a cassette, even echoed back in a body.
-  rememberHeaderSecrets(Object.entries(headers));
-  const text = request.body === null ? "" : await request.clone().text();
-  const body = text === "" ? undefined : parseMaybeJson(text);
-  return { method: request.method, url: request.url, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };
 }

@@ -170,3 +170,45 @@ async function readBody(body: unknown): Promise<Uint8Array | string | undefined>
   }
   return String(body);
 }
+
+interface Dispatcher {
+  dispatch(options: DispatchOptions, handler: DispatchHandler): boolean;
+}
+
+/**
+ * Sends the request on `dispatcher` (the network, as `fetch` would have) and gives the response as a
+ * `Response` whose body streams as it arrives, for a catcher that records what came back.
+ */
+export function dispatchForResponse(dispatcher: Dispatcher, options: DispatchOptions, body: Uint8Array | null): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let started = false;
+    const fail = (error: Error) => {
+      if (!started) reject(error);
+      else stream?.error(error);
+    };
+    dispatcher.dispatch(
+      { ...options, body },
+      {
+        onConnect: () => undefined,
+        onHeaders(status, rawHeaders, _resume, statusText) {
+          started = true;
+          const headers = new Headers();
+          for (let i = 0; i + 1 < rawHeaders.length; i += 2) headers.append(String(rawHeaders[i]), String(rawHeaders[i + 1]));
+          const nullBody = status === 204 || status === 205 || status === 304 || options.method === "HEAD";
+          const readable = nullBody ? null : new ReadableStream<Uint8Array>({ start: (controller) => (stream = controller) });
+          resolve(new Response(readable, { status, statusText, headers }));
+          return true;
+        },
+        onData(chunk) {
+          stream?.enqueue(new Uint8Array(chunk));
+          return true;
+        },
+        onComplete() {
+          stream?.close();
+        },
+        onError: fail,
+      },
+    );
+  });
+}

@@ -12,7 +12,7 @@ import { listensOn } from "./own-servers.js";
 export type EdgeTarget =
   | { readonly channel: "tcp" | "udp"; readonly host: string; readonly port: number; readonly address?: string }
   | { readonly channel: "dns"; readonly host: string; readonly servers?: readonly string[] }
-  | { readonly channel: "http"; readonly method: string; readonly url: string }
+  | { readonly channel: "http"; readonly method: string; readonly url: string; readonly at?: (() => string | undefined) | undefined }
   | { readonly channel: "worker" }
   | { readonly channel: "process"; readonly command: string };
 
@@ -135,5 +135,5 @@ function fixFor(target: EdgeTarget): string {
   if (target.channel === "worker") return "Fix: run that work in the test's thread, or allow it: createSession({ allowProcesses: true }).";
   if (target.channel === "process")
     return `Fix: stub the tool that starts it, or allow it: createSession({ allowProcesses: [${JSON.stringify(commandName(target.command))}] }).`;
-  return `Fix: send it through fetch or node:http while tooltrace's MSW server listens (mock it there), or allow the host: createSession({ allowHosts: [${JSON.stringify(hostEntry(target))}] }).`;
+  return `Fix: answer it in the test (a stub rule for the tool that makes it, or an HTTP mock for a \`fetch\` request), or allow the host: createSession({ allowHosts: [${JSON.stringify(hostEntry(target))}] }).`;
 }

@@ -58,7 +58,7 @@ export function hermeticRefusal(target: EdgeTarget): string {
     .replace(/^\[|\]$/g, "")
     .toLowerCase();
   const provider = PROVIDER_HOSTS[bare];
-  const line = userLine();
+  const line = relativeLine(target.channel === "http" ? target.at?.() : undefined) ?? userLine();
   const what = `${describeTarget(target)}, and tooltrace refused it: tests reach only this machine unless the config, the session or the test lets more out (hermetic by default).`;
   const where = line === undefined ? "" : `\n  at ${line}`;
   const fix =
@@ -70,7 +70,10 @@ export function hermeticRefusal(target: EdgeTarget): string {
 
 /** The first frame of the stack here that is the user's, relative to the working folder. */
 function userLine(): string | undefined {
-  const site = captureUserFrame()?.();
+  return relativeLine(captureUserFrame()?.());
+}
+
+function relativeLine(site: string | undefined): string | undefined {
   if (site === undefined) return undefined;
   const shown = relative(process.cwd(), site);
   return shown.startsWith(`..${sep}`) ? site : shown;

@@ -1,9 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { captureUserFrame } from "../base/call-site.js";
 import { message } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { isOwnNetwork } from "../base/own-network.js";
-import { currentTurnContext } from "../pipeline/turn-context.js";
-import { type DispatchHandler, type DispatchOptions, dispatchUrl, failDispatch, respondToDispatch } from "./dispatch-handler.js";
+import {
+  type DispatchHandler,
+  type DispatchOptions,
+  dispatchForResponse,
+  dispatchRequest,
+  dispatchUrl,
+  failDispatch,
+  respondToDispatch,
+} from "./dispatch-handler.js";
 import { refuseAtEdge } from "./edge-decision.js";
 import { edgeError } from "./edge-error.js";
 import { mswIsListening } from "./msw-listening.js";
@@ -17,16 +25,23 @@ interface Dispatcher {
 type Fetch = typeof globalThis.fetch;
 
 /**
- * Claims a request `fetch` is about to send: returns how to answer it (a catcher's `Response`), or
- * `undefined` to leave it to the network (and the guards).
+ * Claims a request `fetch` is about to send: returns how to answer it, or `undefined` to leave it to the
+ * network (and the guards). The answer gets the request (its body read) and `send`, which sends it on the
+ * network as `fetch` would have and gives back the response.
  */
-export type FetchAnswerer = (url: string, method: string, options: DispatchOptions) => (() => Promise<Response>) | undefined;
+export type FetchAnswerer = (
+  url: string,
+  method: string,
+) => ((request: Request, send: (request: Request) => Promise<Response>, at: CallSite) => Promise<Response>) | undefined;
+
+/** Where the user's code sent a request: `file:line:column`, formatted when a message needs it. */
+export type CallSite = (() => string | undefined) | undefined;
 
 const state = globalSingleton("fetchGuard", () => ({
   installed: false,
   lazy: false,
   warned: false,
-  answerers: new Map<string, FetchAnswerer>(),
+  answerers: [] as { readonly name: string; readonly rank: number; readonly answer: FetchAnswerer }[],
   /** Set while a request runs through the `fetch` MSW patched (MSW answered it, or passes it through). */
   viaMsw: new AsyncLocalStorage<true>(),
   mswFetch: undefined as { readonly patched: Fetch; readonly wrapped: Fetch } | undefined,
@@ -81,20 +96,19 @@ export function installFetchGuard(): boolean {
     const method = options.method ?? "GET";
     const viaMsw = state.viaMsw.getStore() === true;
     if (!viaMsw) {
-      for (const answerer of state.answerers.values()) {
-        const answer = answerer(url, method, options);
+      for (const answerer of state.answerers) {
+        const answer = answerer.answer(url, method);
         if (answer === undefined) continue;
-        answer().then(
-          (response) => respondToDispatch(handler, response),
-          (error: unknown) => failDispatch(handler, error instanceof Error ? error : new TypeError(String(error))),
-        );
-        return true;
-      }
-      // With MSW listening, a request that skipped its `fetch` in a strict turn went past every catcher.
-      const context = mswIsListening() ? currentTurnContext() : undefined;
-      const uncaught = context?.pipeline.refuseUncaught(context, method, url);
-      if (uncaught !== undefined) {
-        failDispatch(handler, new TypeError(uncaught));
+        // Still in the caller's stack: the line that sent it, for a refusal the chain makes later.
+        const at = captureUserFrame();
+        const send = async (request: Request) =>
+          dispatchForResponse(original, options, request.body === null ? null : new Uint8Array(await request.arrayBuffer()));
+        dispatchRequest(options)
+          .then((request) => answer(request, send, at))
+          .then(
+            (response) => respondToDispatch(handler, response),
+            (error: unknown) => failDispatch(handler, error instanceof Error ? error : new TypeError(String(error))),
+          );
         return true;
       }
     }
@@ -107,9 +121,9 @@ export function installFetchGuard(): boolean {
   return true;
 }
 
-/** Adds (or replaces) a catcher answering requests at the dispatcher, known by `name`. */
-export function answerAtFetch(name: string, answerer: FetchAnswerer): void {
-  state.answerers.set(name, answerer);
+/** Adds (or replaces) a catcher answering requests at the dispatcher, known by `name`; the lowest `rank` is asked first. */
+export function answerAtFetch(name: string, rank: number, answer: FetchAnswerer): void {
+  state.answerers = [...state.answerers.filter((entry) => entry.name !== name), { name, rank, answer }].sort((a, b) => a.rank - b.rank);
 }
 
 /**

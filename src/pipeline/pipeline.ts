@@ -1,6 +1,5 @@
 import { TooltraceError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
-import { urlAllowed } from "../base/hosts.js";
 import type { Responder } from "../model/responder.js";
 import { toResolvedReply } from "../model/to-resolved-reply.js";
 import type { ResolvedReply } from "../model/types.js";
@@ -224,18 +223,6 @@ export class Pipeline implements ChainEnvironment {
     const chain = (environment: ChainEnvironment) =>
       new ChainCall(environment, record, `${caught.method} ${caught.url}`, input, terminal, finish).run(this.stepsFor.http);
     return this.isLate(context) ? this.runLate(context, record, `HTTP ${caught.method} ${caught.url}`, chain) : chain(this);
-  }
-
-  /**
-   * A request seen below every catcher (Node's `fetch` dispatcher) during a turn: it skipped MSW. In a strict
-   * session that does not record, it is refused, recorded and reported; the refusal is returned.
-   */
-  refuseUncaught(context: TurnContext, method: string, url: string): string | undefined {
-    if (!this.strict || this.options.recording || urlAllowed(this.edges?.allowHosts ?? [], url)) return undefined;
-    const message = `strict mode: ${method} ${url} went out through a \`fetch\` that tooltrace's MSW server never saw (a client or module that kept \`fetch\` from before the server started), so it was refused. Create the client after the server starts, or start the server before your modules load: tooltrace({ llm: true }).`;
-    this.log.refusedHttp(context.turn, { method, url, requestBody: undefined, parentSeq: context.parentSeq }, message);
-    this.report(message, context.turn);
-    return message;
   }
 
   /** The session's seed and the number of this model call in the session, for the mock model's responders. */

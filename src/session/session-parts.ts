@@ -2,6 +2,7 @@ import { StubConfigError, usageError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
+import { catchHttpAtFetch } from "../catchers/fetch-http.js";
 import { catchLlmAtFetch } from "../catchers/fetch-wire.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
 import { installStrictGuards } from "../edges/edge-guards.js";
@@ -144,11 +145,11 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
 function httpMocksOf(http: SessionOptions["http"], seed: number | undefined): HttpMockSet {
   const shared = sharedHttpMocks();
   const mocks = compileHttpMocks(http === undefined ? shared : Array.isArray(http) ? [...shared, ...http] : http);
-  if (http !== undefined && http.length > 0 && !httpIsCaught()) {
+  if (http !== undefined && http.length > 0 && !catchHttpAtFetch(true) && !httpIsCaught()) {
     throw new StubConfigError(
       { pointer: "" },
-      "`http` mocks answer requests that tooltrace's MSW server catches, and none is running.",
-      "add `llm: true` to the plugin (`tooltrace({ llm: true })`), or call `startLlmServer()` before creating the session.",
+      "`http` mocks answer requests tooltrace catches, and in this environment it can neither see `fetch`'s dispatcher nor finds its MSW server running.",
+      "call `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools).",
       "session",
     );
   }
@@ -181,11 +182,11 @@ function checkCatchable<TMessage>(
       "session",
     );
   }
-  if (strict && !recording && !isWireAgent(options.agent) && !httpIsCaught()) {
+  if (!catchHttpAtFetch(strict && !recording) && strict && !recording && !isWireAgent(options.agent) && !httpIsCaught()) {
     throw new StubConfigError(
       { pointer: "/strict" },
-      "strict mode promises that nothing unanswered goes out, and no HTTP catcher is running in this process: a request from the agent or its tools (fetch, node:http, a provider SDK) would reach the network unseen.",
-      "start tooltrace's MSW server before creating the session: `tooltrace({ llm: true })` in the Vitest config (it starts before your modules load), or `startLlmServer()` in a setup file or `beforeAll`; with an MSW server of your own, `startLlmServer({ server })` once it listens.",
+      "strict mode promises that nothing unanswered goes out, and in this environment tooltrace can neither see `fetch`'s dispatcher nor finds its MSW server running: a request from the agent or its tools would reach the network unseen.",
+      "start tooltrace's MSW server before creating the session: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools); with an MSW server of your own, `startLlmServer({ server })` once it listens.",
       "session",
     );
   }

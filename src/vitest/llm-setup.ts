@@ -1,12 +1,15 @@
 /**
- * Added by `tooltrace({ llm })` before the main setup file: starts the LLM wire mock before the test file's
- * modules load, so SDK clients created at import time use the intercepted `fetch`, and closes it after the file.
+ * Added by `tooltrace({ llm })` after the main setup file: the run's wire mock answers every LLM API request
+ * (the providers' own hosts, and `baseUrls`) from the session's `llm`, or "Mock response" outside sessions,
+ * under `fetch`, so SDK clients made at import time are answered too. No MSW starts.
  */
 import * as vitest from "vitest";
-import { withPeer } from "../base/optional-peer.js";
+import { answerLlmForTheRun } from "../catchers/fetch-wire.js";
 import type { TooltracePluginOptions } from "./options.js";
 
 const options = (vitest.inject("tooltrace") as TooltracePluginOptions | undefined)?.llm;
-const { startLlmServer } = await withPeer("msw", "tooltrace({ llm })", () => import("../catchers/msw-server.js"));
-const server = startLlmServer(typeof options === "object" ? options : {});
-vitest.afterAll(() => server.close());
+const own = typeof options === "object" ? options : {};
+answerLlmForTheRun({
+  ...(own.baseUrls !== undefined ? { baseUrls: own.baseUrls } : {}),
+  ...(own.models !== undefined ? { models: own.models } : {}),
+});

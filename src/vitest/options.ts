@@ -3,14 +3,12 @@ import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 import type { YamlEvalsOptions } from "./yaml-plugin.js";
 
-/** The wire mock the plugin starts before any test module loads (see {@link TooltracePluginOptions.llm}). */
+/** The run's wire mock (see {@link TooltracePluginOptions.llm}). */
 export interface PluginLlmOptions {
-  /** More base URLs to answer at, beside the providers' own (a gateway, an Azure deployment). */
+  /** More base URLs to answer at, beside the providers' own (a gateway, a local server, an Azure deployment). */
   readonly baseUrls?: readonly string[];
   /** The models that exist; any other gets the provider's 404. */
   readonly models?: readonly string[];
-  /** What happens to requests that are not LLM calls, made outside a session's turn. Default `bypass`. */
-  readonly onUnhandledRequest?: "bypass" | "warn" | "error";
 }
 
 /** Options of the `tooltrace()` Vitest plugin. They travel to the test workers, so they are plain JSON. */
@@ -18,10 +16,10 @@ export interface TooltracePluginOptions {
   /** What to do after a test whose sessions left stub rules unused. Default `warn`. */
   readonly unusedRules?: UnusedRulesPolicy;
   /**
-   * Start the LLM wire mock in every test file before its modules load, so SDK clients your app creates at
-   * import time (a module-level `new OpenAI()`) already use the intercepted `fetch`. Each session answers
-   * with its own `llm` responder (`createSession({ llm })`); without one, "Mock response". `true` for the
-   * defaults.
+   * Answer every LLM API request of the run with a mock model, in a session or not: a session's own `llm`
+   * (`createSession({ llm })`), else "Mock response". Without it, a session's `llm` is answered anyway and a
+   * request no session scripts is refused. Caught under `fetch` (SDK clients made at import time too), with
+   * no MSW; a client on `node:http` needs `startLlmServer()` from tooltrace/msw. `true` for the defaults.
    */
   readonly llm?: boolean | PluginLlmOptions;
   /**

@@ -52,7 +52,13 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     throw usageError(`tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`);
   }
   if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
-    throw usageError("tooltrace({ llm }): pass true, or { baseUrls?, models?, onUnhandledRequest? }.");
+    throw usageError("tooltrace({ llm }): pass true, or { baseUrls?, models? }.");
+  }
+  if (typeof options.llm === "object" && (options.llm as { onUnhandledRequest?: unknown }).onUnhandledRequest !== undefined) {
+    throw usageError(
+      "tooltrace({ llm: { onUnhandledRequest } }) is gone: the run is hermetic (a request beyond this machine is refused, naming it), and the wire mock starts no MSW server.",
+      "drop `onUnhandledRequest`; let hosts out with `allowHosts`, or start MSW yourself (`startLlmServer()` from tooltrace/msw) for a client on node:http.",
+    );
   }
   const middleware =
     options.middleware === undefined ? [] : typeof options.middleware === "string" ? [options.middleware] : options.middleware;

@@ -202,7 +202,7 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     }
   });
 
-  test("the README's config (`mode: \"auto\"`) records again under TOOLTRACE_CASSETTE=record; an explicit replay says why it does not", async () => {
+  test('the README\'s config (`mode: "auto"`) records again under TOOLTRACE_CASSETTE=record; an explicit replay says why it does not', async () => {
     const upstream = await fakeUpstream();
     const path = cassettePath();
     const before = process.env.TOOLTRACE_CASSETTE;

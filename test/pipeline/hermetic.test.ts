@@ -5,7 +5,6 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, StubConfigError, useStrict } from "tooltrace";
-import { setupServer } from "msw/node";
 import { startLlmServer, type LlmServer } from "tooltrace/msw";
 import { setPluginStrict } from "../../src/lifecycle/strict-default.js";
 import { runInScope } from "../../src/lifecycle/scope.js";
@@ -160,18 +159,30 @@ describe("strict for a test, for the run, and for CI (TOOLTRACE_STRICT)", () => 
     }
   });
 
-  test("a strict session is refused at setup while no HTTP catcher runs: nothing it cannot see may go out", () => {
+  test("without MSW a strict session is caught under fetch: an unmocked request is refused and recorded, a mock answers, nothing arrives", async () => {
     server.close();
     try {
-      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(
-        /no HTTP catcher is running in this process[\s\S]*tooltrace\(\{ llm: true \}\)/,
-      );
-      // Joining a user's server that does not listen catches nothing either.
-      const joined = startLlmServer({ server: setupServer() });
-      expect(() => createSession({ tools: {}, agent: () => "", strict: true })).toThrow(
-        /no HTTP catcher is running[\s\S]*startLlmServer\(\{ server \}\)` once it listens/,
-      );
-      joined.close();
+      const before = received.length;
+      const session = createSession({
+        tools: {},
+        strict: true,
+        http: [{ id: "mocked", url: `${base}/mocked`, outcome: { json: { from: "mock" } } }],
+        agent: async () => {
+          const mocked = await (await fetch(`${base}/mocked`)).text();
+          const refused = await settle(() => fetch(`${base}/unmocked`));
+          return `${mocked} | ${refused}`;
+        },
+      });
+      const turn = await session.send("go");
+      expect(turn.text).toBe('{"from":"mock"} | refused (fetch failed)');
+      expect(turn.httpCalls.map((call) => [call.url.replace(base, ""), call.status, call.answeredBy?.kind])).toEqual([
+        ["/mocked", "completed", "stub"],
+        ["/unmocked", "rejected", "strict"],
+      ]);
+      expect(session.takeViolations()).toEqual([
+        expect.stringContaining(`strict mode: GET ${base}/unmocked would have gone out to the network`),
+      ]);
+      expect(received.length).toBe(before);
     } finally {
       server = startLlmServer();
     }
