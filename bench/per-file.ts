@@ -12,10 +12,11 @@ import { median, quantile } from "./stats.js";
  */
 const root = join(import.meta.dirname, "..", "..");
 const FILES = 20;
-const TESTS = 2000;
+const TESTS = 5000;
 
 export const CONFIGS = {
   "Vitest alone": "",
+  "an empty setup file (floor)": "setup",
   "tooltrace() (hermetic)": "tooltrace()",
   "tooltrace({ llm: true })": "tooltrace({ llm: true })",
   "tooltrace({ strict: true })": "tooltrace({ strict: true })",
@@ -43,10 +44,12 @@ function project(): string {
     join(folder, "tests", "many.test.ts"),
     `import { expect, test } from "vitest";\nfor (let i = 0; i < ${TESTS}; i++) test(\`t\${i}\`, () => expect(i).toBe(i));\n`,
   );
+  writeFileSync(join(folder, "empty-setup.mjs"), "export {};\n");
   for (const [index, plugin] of Object.values(CONFIGS).entries()) {
+    const setup = plugin === "setup";
     writeFileSync(
       join(folder, `c${index}.config.ts`),
-      `import { defineConfig } from "vitest/config";\n${plugin ? 'import { tooltrace } from "tooltrace/vitest";\n' : ""}export default defineConfig({ ${plugin ? `plugins: [${plugin}], ` : ""}test: { include: ["**/*.test.ts"] } });\n`,
+      `import { defineConfig } from "vitest/config";\n${plugin && !setup ? 'import { tooltrace } from "tooltrace/vitest";\n' : ""}export default defineConfig({ ${plugin && !setup ? `plugins: [${plugin}], ` : ""}test: { include: ["**/*.test.ts"]${setup ? ', setupFiles: ["./empty-setup.mjs"]' : ""} } });\n`,
     );
   }
   return folder;

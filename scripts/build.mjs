@@ -29,7 +29,13 @@ export const ENTRIES = {
 };
 
 /** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */
-export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli", "server"];
+export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli", "server", "vitest-setup-core"];
+/** Built as CommonJS only: the Vitest setup file's core, which `vitest-setup.js` loads with `require` (faster than an ES module graph). */
+const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts" };
+
+/** What the Vitest setup file needs: one chunk, which every test file loads. */
+const SETUP_MODULES =
+  /src[/](base[/](errors|global-state|hosts|own-network|package-root|call-site|lazy-require)|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy)|trace[/]format-version|cassettes[/](cassette-mode|writers|file-lock)|vitest[/](setup-core|test-scopes|lazy-matchers|plugin-options-in-worker|late-call-reporter))/;
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const packages = [
@@ -68,7 +74,7 @@ await build({
       groups: [
         {
           name: "setup",
-          test: /src[/](base[/](errors|global-state|hosts|own-network|package-root|call-site)|edges[/](?!dispatch-handler|fetch-guard)|lifecycle|pipeline[/](turn-context|edge-policy)|trace[/]format-version|cassettes[/](cassette-mode|writers|file-lock))/,
+          test: SETUP_MODULES,
           priority: 3,
         },
         { name: "msw", test: /src[/]catchers[/](msw-|network-guard)/, priority: 2 },
@@ -84,8 +90,9 @@ await build({
 // state lives under `Symbol.for` keys, so this copy and the ES modules share it.
 await build({
   cwd: root,
-  input: Object.fromEntries(CJS_ENTRIES.map((name) => [name, join(root, ENTRIES[name])])),
+  input: Object.fromEntries(CJS_ENTRIES.map((name) => [name, join(root, ENTRIES[name] ?? CJS_ONLY[name])])),
   platform: "node",
+  preserveEntrySignatures: "allow-extension",
   external,
   treeshake: true,
   output: {
@@ -95,5 +102,7 @@ await build({
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].cjs",
     chunkFileNames: "cjs/[name]-[hash].cjs",
+    // The setup file's core in one chunk: every test file loads it.
+    codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "setup", test: SETUP_MODULES, priority: 3 }] },
   },
 });

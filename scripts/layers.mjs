@@ -23,7 +23,7 @@ export const LAYERS = [
   ["src/session"],
   ["src/variants", "src/agents", "src/cli", "src/server"],
   ["src/evals"],
-  ["src/report"],
+  ["src/report", "src/init"],
   ["src/vitest", "src/jest", "src/entries", "src/index.ts"],
 ];
 

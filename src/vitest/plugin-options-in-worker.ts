@@ -1,7 +1,7 @@
-import * as vitest from "vitest";
 import { usageError } from "../base/errors.js";
 import type { Middleware } from "../middleware/types.js";
 import type { TooltracePluginOptions } from "./options.js";
+import type { VitestApi } from "./vitest-api.js";
 
 /** The plugin's options as the worker gets them, with what the plugin read of the run's config. */
 export interface WorkerOptions extends TooltracePluginOptions {
@@ -10,7 +10,7 @@ export interface WorkerOptions extends TooltracePluginOptions {
 }
 
 /** The plugin's options, as Vitest hands them to the worker (`{}` outside the plugin). */
-export function readOptions(): WorkerOptions {
+export function readOptions(vitest: VitestApi): WorkerOptions {
   try {
     return (vitest.inject("tooltrace") as WorkerOptions | undefined) ?? {};
   } catch {
@@ -19,7 +19,7 @@ export function readOptions(): WorkerOptions {
 }
 
 /** The test file this setup file runs for (Vitest runs setup files once per test file). */
-export function readTestPath(): string | undefined {
+export function readTestPath(vitest: VitestApi): string | undefined {
   const path = (vitest.expect.getState() as { testPath?: unknown }).testPath;
   return typeof path === "string" ? path : undefined;
 }

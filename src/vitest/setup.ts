@@ -1,74 +1,20 @@
 /// <reference path="./augment.d.ts" preserve="true" />
 /**
- * The setup file the `tooltrace()` plugin puts first in Vitest's `setupFiles` (before the user's own).
- * Installs the guards at the process's edges (the run is hermetic unless `live`), registers the matchers,
- * runs every test inside its own scope (concurrent tests included), and after each test closes what the test
- * opened (restoring the patched tools), checks unused rules, violations and turns still running, and puts
- * the turns on `task.meta`. Calls that arrive after their test ended fail the file. What a file that never
- * makes a session does not need is not loaded.
+ * The setup file the `tooltrace()` plugin puts first in Vitest's `setupFiles` (before the user's own): the
+ * guards at the process's edges, the matchers, a scope per test and the checks when it ends (`setup-core`).
+ * Built, it loads the CommonJS build of its core, a test file's cost of a few milliseconds; from the sources
+ * (tooltrace's own tests), the modules themselves.
  */
+import { createRequire } from "node:module";
 import * as vitest from "vitest";
-import { runsFromBuild } from "../base/package-root.js";
-import { useCassetteMode } from "../cassettes/cassette-mode.js";
-import { resetCassetteWriters } from "../cassettes/writers.js";
-import { startGuards } from "../edges/start-guards.js";
-import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
-import { finishTest } from "../lifecycle/finish-test.js";
-import { fileFinished, takeLateCallReports, takeOrphanLateCalls } from "../lifecycle/late-calls.js";
-import { setActiveScope, TestScope } from "../lifecycle/scope.js";
-import { setPluginStrict } from "../lifecycle/strict-default.js";
-import { LATE_CALLS_META } from "./late-call-reporter.js";
-import { applySharedOptions, errorTexts, readOptions, readTestPath } from "./plugin-options-in-worker.js";
-import { lazyMatchers } from "./lazy-matchers.js";
-import { scopeEachTest } from "./test-scopes.js";
+import type { VitestApi } from "./vitest-api.js";
 
-const options = readOptions();
-startGuards(options);
-// Built, the matchers load at their first use; from the sources (tooltrace's own tests), at once.
-vitest.expect.extend(runsFromBuild() ? lazyMatchers() : (await import("../../matchers/all.js")).matchers);
-await applySharedOptions(options);
-useCassetteMode(options.cassette);
-resetCassetteWriters();
-setPluginStrict(options.strict);
-setPluginAllowHosts(options.allowHosts);
-// The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
-const testFile = readTestPath();
-const fileScope = new TestScope(undefined, testFile, undefined, true);
-setActiveScope(fileScope);
+type Core = { installSetup(vitest: VitestApi, matchers?: object): Promise<void> };
 
-await scopeEachTest(fileScope, options.concurrent === true, async (scope, task) => {
-  const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
-  if (meta.sessions.length > 0) task.meta.tooltrace = meta;
-  // Under a JUnit reporter, a failing eval's conversation is its test's output (JUnit's `system-out`).
-  const failing = failure !== undefined || (task.result?.errors?.length ?? 0) > 0;
-  if (process.env.TOOLTRACE_JUNIT === "1" && failing && meta.sessions.length > 0) {
-    const { conversationText } = await import("../report/conversation-text.js");
-    console.log(conversationText(meta));
-  }
-  for (const warning of warnings) console.warn(warning);
-  if (failure) throw failure;
-});
-
-// A function with no parameters: Vitest 4 reads a hook's first parameter as a fixture list, and passes the file
-// as its second argument (3.2 as its first).
-vitest.afterAll(function finishFile() {
-  // biome-ignore lint/complexity/noArguments: the hook's arguments differ across Vitest versions.
-  const file = [...arguments].find((arg): arg is { meta: object } => typeof (arg as { meta?: unknown } | null)?.meta === "object");
-  setActiveScope(undefined);
-  const { warnings, failure } = finishTest(fileScope, options.unusedRules ?? "warn");
-  for (const warning of warnings) console.warn(warning);
-  const late = takeLateCallReports(testFile);
-  if (testFile !== undefined) fileFinished(testFile);
-  // Late calls of files that already ended: the main process fails those files (never this one).
-  const orphans = takeOrphanLateCalls();
-  if (orphans.length > 0 && file !== undefined) (file.meta as Record<string, unknown>)[LATE_CALLS_META] = orphans;
-  const problems = [
-    ...(failure ? [failure.message] : []),
-    ...(late.length > 0
-      ? [
-          `calls arrived after their test ended (the test timed out, or did not await the agent):\n${late.map((line) => `- ${line}`).join("\n")}`,
-        ]
-      : []),
-  ];
-  if (problems.length > 0) throw new Error(problems.join("\n"));
-});
+if (import.meta.url.endsWith(".ts")) {
+  const [{ installSetup }, { matchers }] = await Promise.all([import("./setup-core.js"), import("../../matchers/all.js")]);
+  await installSetup(vitest as unknown as VitestApi, matchers);
+} else {
+  const core = createRequire(import.meta.url)("./vitest-setup-core.cjs") as Core;
+  await core.installSetup(vitest as unknown as VitestApi);
+}

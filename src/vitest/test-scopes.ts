@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import * as vitest from "vitest";
 import { runInScope, setActiveScope, setScopeProvider, TestScope } from "../lifecycle/scope.js";
+import type { VitestApi } from "./vitest-api.js";
 
 /** What the setup file reads of a Vitest task (structural: the task's type changed across Vitest versions). */
 export type TaskLike = {
@@ -16,9 +16,6 @@ export type TaskLike = {
 /** Closes a test's scope when the test ends (the setup file's after-test checks); throws to fail the test. */
 export type FinishScope = (scope: TestScope, task: TaskLike) => void | Promise<void>;
 
-type AroundEach = (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => Promise<void>) => void;
-type Runner = { getCurrentTest?(): TaskLike | undefined };
-
 /**
  * Gives every test its own scope and closes it when the test ends, at the least cost a file's tests allow.
  * - Tests that run one at a time (Vitest 4.1 and later): no hook at all. The scope is made the first time
@@ -29,7 +26,7 @@ type Runner = { getCurrentTest?(): TaskLike | undefined };
  *   other's sessions; on Node 20 and 22 that context makes every promise of the process pay a little.
  * - Vitest before 4.1 (no `aroundEach`): a `beforeEach` sets the scope, wrapping a concurrent test's function.
  */
-export async function scopeEachTest(fileScope: TestScope, concurrentRun: boolean, finish: FinishScope): Promise<void> {
+export async function scopeEachTest(vitest: VitestApi, fileScope: TestScope, concurrentRun: boolean, finish: FinishScope): Promise<void> {
   const scopes = new WeakMap<object, TestScope>();
   const scopeFor = (task: TaskLike): TestScope => {
     let scope = scopes.get(task);
@@ -45,12 +42,12 @@ export async function scopeEachTest(fileScope: TestScope, concurrentRun: boolean
     scopes.delete(task);
     await finish(scope, task);
   };
-  const aroundEach = (vitest as { aroundEach?: AroundEach }).aroundEach;
-  const runner = (vitest as { TestRunner?: Runner }).TestRunner;
+  const { aroundEach } = vitest;
+  const runner = vitest.TestRunner;
   if (typeof aroundEach === "function" && typeof runner?.getCurrentTest === "function") {
     if (!concurrentRun && !mentionsConcurrency(fileScope.testPath)) {
       setScopeProvider(() => {
-        const task = runner.getCurrentTest?.();
+        const task = runner.getCurrentTest?.() as TaskLike | undefined;
         if (task === undefined) return undefined;
         const known = scopes.get(task);
         if (known !== undefined) return known;
@@ -60,7 +57,9 @@ export async function scopeEachTest(fileScope: TestScope, concurrentRun: boolean
       });
       return;
     }
-    aroundEach(async (runTest, { task }) => {
+    // Hooks destructure their context: Vitest reads it as a fixture list when the file uses `test.extend`.
+    aroundEach(async (runTest, { task: running }) => {
+      const task = running as TaskLike;
       const scope = scopeFor(task);
       if (task.concurrent === true) return runInScope(scope, runTest);
       setActiveScope(scope);
@@ -84,7 +83,7 @@ export async function scopeEachTest(fileScope: TestScope, concurrentRun: boolean
   // Hooks destructure their context: Vitest reads a hook's first parameter as a fixture list when the file uses `test.extend`.
   vitest.beforeEach(({ task }) => {
     const scope = scopeFor(task as unknown as TaskLike);
-    if (task.concurrent !== true) {
+    if ((task as TaskLike).concurrent !== true) {
       setActiveScope(scope);
       return;
     }

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const NAMES = ["vitest.config", "vite.config"].flatMap((base) => ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `${base}.${ext}`));
+const IMPORT = 'import { tooltrace } from "tooltrace/vitest";';
+
+/** What `init` did to the Vitest config: wrote one, added the plugin, found it there, or could not edit it. */
+export type ConfigOutcome =
+  | { readonly kind: "created" | "added" | "present"; readonly file: string }
+  | { readonly kind: "manual"; readonly file: string; readonly why: string };
+
+/**
+ * Adds the plugin to the project's Vitest config, touching nothing else: the import after the last import, and
+ * `tooltrace()` first in `plugins: [` (or a `plugins` entry first in `defineConfig({`). With no config, writes one.
+ * A config it cannot read that way is left as it is, and the outcome says what to add.
+ */
+export function addPlugin(folder: string): ConfigOutcome {
+  const existing = NAMES.find((name) => existsSync(join(folder, name)));
+  if (existing === undefined) {
+    // TypeScript or not: Vitest reads a TypeScript config (and test files) without the compiler installed.
+    const file = "vitest.config.ts";
+    writeFileSync(
+      join(folder, file),
+      `import { defineConfig } from "vitest/config";\n${IMPORT}\n\nexport default defineConfig({ plugins: [tooltrace()] });\n`,
+    );
+    return { kind: "created", file };
+  }
+  const path = join(folder, existing);
+  const text = readFileSync(path, "utf8");
+  if (text.includes("tooltrace/vitest")) return { kind: "present", file: existing };
+  const withPlugin = /plugins\s*:\s*\[/.test(text)
+    ? text.replace(/plugins\s*:\s*\[/, (found) => `${found}tooltrace(), `)
+    : /defineConfig\(\s*\{/.test(text)
+      ? text.replace(/defineConfig\(\s*\{/, (found) => `${found} plugins: [tooltrace()],`)
+      : undefined;
+  const imports = [...text.matchAll(/^import\b[^;]*;?[^\n]*$/gm)];
+  const last = imports.at(-1);
+  if (withPlugin === undefined || last === undefined || /\brequire\(/.test(text)) {
+    return {
+      kind: "manual",
+      file: existing,
+      why: `add \`${IMPORT}\` and \`tooltrace()\` to its \`plugins\``,
+    };
+  }
+  const at = (last.index ?? 0) + last[0].length;
+  // The import goes after the last import of the edited text: the plugin was added further down.
+  const lastAfter = [...withPlugin.matchAll(/^import\b[^;]*;?[^\n]*$/gm)].at(-1);
+  const cut = lastAfter === undefined ? at : (lastAfter.index ?? 0) + lastAfter[0].length;
+  writeFileSync(path, `${withPlugin.slice(0, cut)}\n${IMPORT}${withPlugin.slice(cut)}`);
+  return { kind: "added", file: existing };
+}
+
+/** Whether the config sets its own `include`, which the plugin leaves as it is (the eval pattern is not added). */
+export function setsInclude(folder: string): boolean {
+  const existing = NAMES.find((name) => existsSync(join(folder, name)));
+  return existing !== undefined && /\binclude\s*:/.test(readFileSync(join(folder, existing), "utf8"));
+}

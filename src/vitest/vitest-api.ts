@@ -1,0 +1,13 @@
+/** The part of the `vitest` module the setup file uses, given to it (so its code can be built as CommonJS). */
+export interface VitestApi {
+  readonly expect: { extend(matchers: object): void; getState(): object };
+  inject(key: "tooltrace"): unknown;
+  afterAll(fn: () => unknown): void;
+  afterEach(fn: (context: { task: object }) => unknown): void;
+  beforeEach(fn: (context: { task: object }) => unknown): void;
+  onTestFinished(fn: (context: { task: object }) => unknown): void;
+  /** Vitest 4.1 and later. */
+  readonly aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: object }) => Promise<void>) => void;
+  /** Vitest 4 and later: the running test. */
+  readonly TestRunner?: { getCurrentTest?(): object | undefined };
+}

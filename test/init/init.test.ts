@@ -1,0 +1,110 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify, stripVTControlCharacters } from "node:util";
+import { describe, expect, test } from "vitest";
+import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "../..");
+
+/** A fresh project with the built package and the given dependencies in its package.json, then `tooltrace init`. */
+async function initIn(name: string, dependencies: Record<string, string>, files: Record<string, string> = {}) {
+  const project = projectWithPackage(`init-${name}`);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name, type: "module", private: true, dependencies }));
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(project, path), text);
+  const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+  return { project, said: init.stdout };
+}
+
+async function vitestRun(project: string): Promise<string> {
+  const result = await run(process.execPath, [join(project, "node_modules", "vitest", "vitest.mjs"), "run"], {
+    cwd: project,
+    env: { ...process.env, CI: "1" },
+  }).catch((error: { stdout: string; stderr: string }) => error);
+  return stripVTControlCharacters(`${result.stdout}\n${result.stderr}`);
+}
+
+const libraries: Record<string, { dependencies: Record<string, string>; found: string }> = {
+  "the AI SDK": { dependencies: { ai: "*" }, found: "the AI SDK found" },
+  "the OpenAI SDK": { dependencies: { openai: "*" }, found: "the OpenAI SDK found" },
+  "the Anthropic SDK": { dependencies: { "@anthropic-ai/sdk": "*" }, found: "the Anthropic SDK found" },
+  LangChain: { dependencies: { langchain: "*", "@langchain/openai": "*" }, found: "LangChain found" },
+  "the OpenAI Agents SDK": { dependencies: { "@openai/agents": "*", openai: "*" }, found: "the OpenAI Agents SDK found" },
+  "no agent library": { dependencies: {}, found: "no agent library (a plain agent) found" },
+};
+
+describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
+  for (const [name, { dependencies, found }] of Object.entries(libraries)) {
+    test(`${name}: a config with the plugin, a first eval and its YAML twin; the first run is green`, { timeout: 120_000 }, async () => {
+      const { project, said } = await initIn(name.replace(/\W+/g, "-"), dependencies);
+      expect(said).toContain(found);
+      expect(said).toContain("wrote vitest.config.ts with the plugin");
+      for (const file of ["evals/weather-agent.ts", "evals/weather.eval.ts", "evals/weather.eval.yaml", "evals/weather-yaml-agent.ts"])
+        expect(existsSync(join(project, file)), file).toBe(true);
+      const output = await vitestRun(project);
+      expect(output).toMatch(/Test Files\s+2 passed \(2\)/);
+      expect(output).toMatch(/Tests\s+2 passed \(2\)/);
+      // What it wrote type-checks under a plain strict tsconfig.
+      writeFileSync(
+        join(project, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2022",
+            noEmit: true,
+            skipLibCheck: true,
+            types: ["node"],
+          },
+          include: ["evals", "vitest.config.ts"],
+        }),
+      );
+      const tsc = await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
+        (error: { stdout: string; stderr: string }) => error,
+      );
+      expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
+    });
+  }
+
+  test("an existing config gets the plugin and nothing else; a second init overwrites nothing", { timeout: 120_000 }, async () => {
+    const config = `import { defineConfig } from "vitest/config";\n\nexport default defineConfig({\n  test: { testTimeout: 20_000 },\n});\n`;
+    const { project, said } = await initIn("existing", { openai: "*" }, { "vitest.config.ts": config });
+    expect(said).toContain("added the plugin to vitest.config.ts");
+    const edited = readFileSync(join(project, "vitest.config.ts"), "utf8");
+    expect(edited).toBe(
+      `import { defineConfig } from "vitest/config";\nimport { tooltrace } from "tooltrace/vitest";\n\nexport default defineConfig({ plugins: [tooltrace()],\n  test: { testTimeout: 20_000 },\n});\n`,
+    );
+    writeFileSync(join(project, "evals/weather.eval.ts"), "// mine\n");
+    const again = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+    expect(again.stdout).toContain("vitest.config.ts has the plugin already");
+    expect(again.stdout).toContain("kept evals/weather.eval.ts: it exists (nothing is overwritten)");
+    expect(readFileSync(join(project, "evals/weather.eval.ts"), "utf8")).toBe("// mine\n");
+    expect(readFileSync(join(project, "vitest.config.ts"), "utf8")).toBe(edited);
+  });
+
+  test("a config with plugins gets tooltrace() first among them; one it cannot edit is left, with what to add", {
+    timeout: 60_000,
+  }, async () => {
+    const withPlugins = `import { defineConfig } from "vitest/config";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()] });\n`;
+    const { project } = await initIn("plugins", {}, { "vitest.config.ts": withPlugins });
+    expect(readFileSync(join(project, "vitest.config.ts"), "utf8")).toBe(
+      `import { defineConfig } from "vitest/config";\nimport react from "@vitejs/plugin-react";\nimport { tooltrace } from "tooltrace/vitest";\nexport default defineConfig({ plugins: [tooltrace(), react()] });\n`,
+    );
+    const odd = `module.exports = require("./shared-config.cjs");\n`;
+    const { project: other, said } = await initIn("odd", {}, { "vitest.config.cjs": odd });
+    expect(said).toContain(
+      'left vitest.config.cjs as it is (its shape is not one init edits): add `import { tooltrace } from "tooltrace/vitest";`',
+    );
+    expect(readFileSync(join(other, "vitest.config.cjs"), "utf8")).toBe(odd);
+  });
+
+  test("without a package.json it says where to run it", { timeout: 30_000 }, async () => {
+    const project = projectWithPackage("init-none");
+    const result = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], {
+      cwd: join(project, "node_modules", "tooltrace", "dist"),
+    }).catch((error: { stdout: string; code: number }) => error);
+    expect(result.stdout).toContain("init: no package.json here");
+  });
+});
