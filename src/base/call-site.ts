@@ -98,3 +98,22 @@ function realOf(path: string): string {
     return parent === path ? path : join(realOf(parent), basename(path));
   }
 }
+
+/**
+ * `stack` without the frames of tooltrace's own files: what a user sees of an error tooltrace throws is the
+ * message and where their code called it (a dependency's frames between stay: they are part of the story).
+ */
+export function withoutOwnFrames(stack: string | undefined): string | undefined {
+  if (stack === undefined || !stack.includes("\n    at ")) return stack;
+  return stack
+    .split("\n")
+    .filter((line) => {
+      // A builtin's own frame (`Array.map`) between tooltrace's says nothing either.
+      if (/^\s+at .*\(<anonymous>\)$/.test(line)) return false;
+      const location = /^\s+at .*?\(?((?:file:\/\/)?\/[^()]+):\d+:\d+\)?\s*$/.exec(line)?.[1];
+      if (location === undefined) return true;
+      const path = location.startsWith("file://") ? fileURLToPath(location) : location;
+      return !roots().some((root) => path.startsWith(root));
+    })
+    .join("\n");
+}

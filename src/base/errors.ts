@@ -1,3 +1,5 @@
+import { withoutOwnFrames } from "./call-site.js";
+
 /** Every message tooltrace writes starts with this prefix. */
 export const PREFIX = "[tooltrace]";
 
@@ -8,7 +10,9 @@ export function message(problem: string, fix?: string): string {
 
 /** A wrong argument to a tooltrace function, with the message tooltrace writes. */
 export function usageError(problem: string, fix?: string): TypeError {
-  return new TypeError(message(problem, fix));
+  const error = new TypeError(message(problem, fix));
+  error.stack = withoutOwnFrames(error.stack);
+  return error;
 }
 
 /** Where a configuration error was found: the rule and the JSON pointer inside it. */
@@ -39,6 +43,7 @@ export class StubConfigError extends Error {
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;
+    this.stack = withoutOwnFrames(this.stack);
   }
 }
 
@@ -66,6 +71,7 @@ export class TooltraceError extends Error {
   override readonly name: string = "TooltraceError";
   constructor(problem: string, fix?: string) {
     super(message(problem, fix));
+    this.stack = withoutOwnFrames(this.stack);
   }
 }
 

@@ -17,3 +17,8 @@ export function compactJson(value: unknown, max = 120): string {
   }
   return excerpt(text, max);
 }
+
+/** `1 test`, `2 tests`: a count with its noun (the plural given when adding an `s` is wrong). */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}

@@ -60,7 +60,7 @@ export function hermeticRefusal(target: EdgeTarget): string {
   const provider = PROVIDER_HOSTS[bare];
   const line = relativeLine(target.channel === "http" ? target.at?.() : undefined) ?? userLine();
   const what = `${describeTarget(target)}, and tooltrace refused it: tests reach only this machine unless the config, the session or the test lets more out (hermetic by default).`;
-  const where = line === undefined ? "" : `\n  at ${line}`;
+  const where = line === undefined ? "" : `\n  Sent from ${line}`;
   const fix =
     provider !== undefined
       ? `${bare} is ${provider}: script the model with createSession({ llm }) (a mock model answers on the wire), or call the real one with createSession({ upstream: true }) and record it with a cassette.`

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
@@ -51,7 +52,14 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     errors.length === 0
       ? undefined
       : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
-  // The test's own line, where the session's turn was sent, rather than tooltrace's after-test hook.
-  if (failure !== undefined && site !== undefined) failure.stack = `${failure.name}: ${failure.message}\n    at ${site}`;
+  // The test's own line (where the session's turn was sent, or a refusal's line) rather than tooltrace's hook.
+  const at = site ?? lineIn(refusals[0]);
+  if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;
   return { meta, warnings, failure };
+}
+
+/** The `Sent from file:line:column` a refusal names, as an absolute location a runner maps to its code frame. */
+function lineIn(refusal: string | undefined): string | undefined {
+  const found = refusal === undefined ? undefined : /\n {2}Sent from (.+:\d+:\d+)/.exec(refusal)?.[1];
+  return found === undefined ? undefined : resolve(found);
 }

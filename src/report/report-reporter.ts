@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { plural } from "../base/excerpt.js";
 import { message } from "../base/errors.js";
 import { writeAtomically } from "../cassettes/atomic-write.js";
 import { type ReportedModule, reportData, reportTests } from "./report-data.js";
@@ -43,7 +44,7 @@ export class TooltraceReporter {
     if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests);
     const folder = relative(process.cwd(), this.outputDir) || ".";
     process.stdout.write(
-      `\n${message(`report: ${where} (${tests.length} tests, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,
+      `\n${message(`report: ${where} (${plural(tests.length, "test")}, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,
     );
     if (this.otel !== undefined) await exportToOtlp(tests, this.otel);
   }

@@ -79,7 +79,7 @@ export const VIEWER_SCRIPT = String.raw`
     var list = document.getElementById("tests");
     list.textContent = "";
     var shown = tests.filter(matches);
-    document.getElementById("count").textContent = shown.length + " of " + tests.length + " tests";
+    document.getElementById("count").textContent = shown.length + " of " + tests.length + (tests.length === 1 ? " test" : " tests");
     shown.forEach(function (test) {
       var item = $("li", "test " + test.state + (test.id === state.test ? " selected" : ""));
       item.setAttribute("data-test", test.id);

@@ -1,3 +1,4 @@
+import { plural } from "../base/excerpt.js";
 import { compactJson } from "../base/excerpt.js";
 import { describeDifference, jsonDifferences } from "./json-diff.js";
 import type { SnapshotCall, SnapshotTurn, TraceSnapshot } from "./trace-snapshot.js";
@@ -15,11 +16,11 @@ export function diffTraceSnapshots(stored: TraceSnapshot, now: TraceSnapshot): s
     const after = now.turns[t];
     const title = `turn ${t + 1} ${compactJson((after ?? before)?.user ?? "", 60)}`;
     if (before === undefined) {
-      lines.push(`+ ${title}: added, with ${after?.calls.length ?? 0} calls`);
+      lines.push(`+ ${title}: added, with ${plural(after?.calls.length ?? 0, "call")}`);
       continue;
     }
     if (after === undefined) {
-      lines.push(`- ${title}: removed (it had ${before.calls.length} calls)`);
+      lines.push(`- ${title}: removed (it had ${plural(before.calls.length, "call")})`);
       continue;
     }
     const changes = diffTurn(t, before, after);

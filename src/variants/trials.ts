@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { message, usageError } from "../base/errors.js";
+import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
 import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
 import type { TrialsJson } from "../lifecycle/test-report.js";
@@ -20,7 +21,10 @@ export interface TrialsOptions {
   readonly k?: number | readonly number[];
   /** The report's name. Default the test's name. */
   readonly name?: string;
-  /** Print the report when the trials pass (a failure prints it anyway). Default true. */
+  /**
+   * Print the report when every trial passed: `true` always, `false` never. By default it prints when a trial
+   * failed (below `minPassRate` it is the test's failure message) or under a verbose reporter.
+   */
   readonly print?: boolean;
 }
 
@@ -76,9 +80,11 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   const ks = [...new Set(typeof options.k === "number" ? [options.k] : (options.k ?? [1, count]))].filter((k) => k >= 1 && k <= count);
   const parent = currentScope();
   const runs: TrialRun[] = [];
+  const progress = progressLine(options.name ?? parent?.testName ?? "trials", count);
   for (let index = 0; index < count; index++) {
     const seed = first + index;
     runs.push(await runTrial(parent, index, seed, run));
+    progress(runs);
   }
   const passed = runs.filter((trial) => trial.passed).length;
   const passRate = passed / count;
@@ -104,8 +110,22 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
         `trials: ${passed} of ${count} passed (${percent(passRate)}), below minPassRate ${percent(minPassRate ?? 0)}.\n${report.summary()}`,
       ),
     );
-  if (options.print !== false) console.log(report.summary());
+  const anyFailed = passed < count;
+  if (options.print === true || (options.print === undefined && (anyFailed || runFlags.verbose))) console.log(report.summary());
   return report;
+}
+
+/** After each trial: a line saying how far the trials are, first after 2 s, then every 5 s (quick trials say nothing). */
+function progressLine(name: string, count: number): (runs: readonly TrialRun[]) => void {
+  const started = performance.now();
+  let next = started + 2000;
+  return (runs) => {
+    const now = performance.now();
+    if (now < next || runs.length === count) return;
+    next = now + 5000;
+    const passed = runs.filter((trial) => trial.passed).length;
+    console.log(message(`trials of ${name}: ${runs.length} of ${count} run, ${passed} passed (${((now - started) / 1000).toFixed(0)} s)`));
+  };
 }
 
 async function runTrial(parent: TestScope | undefined, index: number, seed: number, run: (trial: Trial) => unknown): Promise<TrialRun> {

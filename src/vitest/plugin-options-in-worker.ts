@@ -7,6 +7,8 @@ import type { VitestApi } from "./vitest-api.js";
 export interface WorkerOptions extends TooltracePluginOptions {
   /** The run's `sequence.concurrent`: every test may run concurrently. */
   readonly concurrent?: boolean;
+  /** A verbose reporter runs. */
+  readonly verbose?: boolean;
 }
 
 /** The plugin's options, as Vitest hands them to the worker (`{}` outside the plugin). */

@@ -73,7 +73,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
   // What the workers get; the run's `sequence.concurrent` is added once Vitest has resolved its config.
-  const provided: TooltracePluginOptions & { concurrent?: boolean } = { ...options };
+  const provided: TooltracePluginOptions & { concurrent?: boolean; verbose?: boolean } = { ...options };
   return {
     name: "tooltrace",
     enforce: "pre",
@@ -81,6 +81,9 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     configureVitest: (context) => {
       vitest = context.vitest;
       if (context.vitest.config?.sequence?.concurrent === true) provided.concurrent = true;
+      // A verbose reporter asks for what passed too (trials print their table).
+      if ((context.vitest.config?.reporters ?? []).some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "verbose"))
+        provided.verbose = true;
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
       const reportOptions = options.report === true || !options.report ? {} : options.report;

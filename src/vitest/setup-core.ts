@@ -2,6 +2,7 @@
  * What the plugin's setup file does, given the `vitest` module: built as CommonJS too, which a test file's
  * process loads in a third of the time an ES module graph takes (see `setup.ts`).
  */
+import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { startGuards } from "../edges/start-guards.js";
@@ -24,6 +25,7 @@ import type { VitestApi } from "./vitest-api.js";
  */
 export async function installSetup(vitest: VitestApi, matchers?: object): Promise<void> {
   const options = readOptions(vitest);
+  runFlags.verbose = options.verbose === true;
   startGuards(options);
   vitest.expect.extend(matchers ?? lazyMatchers());
   await applySharedOptions(options);

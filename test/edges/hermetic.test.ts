@@ -85,7 +85,7 @@ describe("hermetic by default: nothing leaves the machine unless the test lets i
     expect(violation).toContain(`GET ${outside.url}/data was sent, and tooltrace refused it`);
     expect(violation).toContain(`allowHosts: ["${outside.host}:${outside.ports.http}"]`);
     // The line that made the call: this file's, where `fetch` was called.
-    expect(violation).toMatch(/\n {2}at test\/edges\/hermetic\.test\.ts:\d+:\d+/);
+    expect(violation).toMatch(/\n {2}Sent from test\/edges\/hermetic\.test\.ts:\d+:\d+/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(arrived(outside, from)).toEqual([]);
 

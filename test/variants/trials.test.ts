@@ -126,3 +126,26 @@ describe("trials over a replayed prefix: only the later turns reach the live mod
     expect(report.passed).toBe(6 - refused.length);
   });
 });
+
+describe("trials say nothing while all goes well, and something when it matters", () => {
+  test("passing trials print nothing; a failed trial prints the table; slow trials say how far they are", async () => {
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => printed.push(args.join(" "));
+    try {
+      await trials(5, { seed: 1 }, () => undefined);
+      expect(printed).toEqual([]);
+      await trials(3, { seed: 1, minPassRate: 0.5 }, ({ index }) => {
+        if (index === 1) throw new Error("the second trial failed");
+      });
+      expect(printed).toEqual([expect.stringContaining("#1 branch=")]);
+      expect(printed[0]).toContain("the second trial failed");
+      expect(printed[0]).toContain("pass rate 2/3");
+      printed.length = 0;
+      await trials(4, { seed: 1, name: "slow ones" }, () => new Promise((resolve) => setTimeout(resolve, 900)));
+      expect(printed).toEqual([expect.stringMatching(/^\[tooltrace\] trials of slow ones: 3 of 4 run, 3 passed \(\d s\)$/)]);
+    } finally {
+      console.log = log;
+    }
+  }, 20_000);
+});
