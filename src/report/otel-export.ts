@@ -1,4 +1,4 @@
-import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
+import { usageError } from "../base/errors.js";
 import { withPeer } from "../base/optional-peer.js";
 import type { TurnJson } from "../trace/turn-json.js";
 import type { ReportTest } from "./report-data.js";
@@ -13,6 +13,52 @@ export interface OtelOptions {
 
 type Json = Record<string, unknown>;
 
+// What tooltrace uses of the OpenTelemetry JS SDK (optional peers, loaded at run time; their types are not needed
+// to build tooltrace, so a source install does not pull in packages that need Node 22.15).
+type Attributes = Record<string, string | number | boolean>;
+type Context = unknown;
+interface Span {
+  setStatus(status: { code: number; message?: string }): void;
+  end(time?: number): void;
+}
+interface Tracer {
+  startSpan(name: string, options: { startTime?: number; attributes?: Attributes }, context?: Context): Span;
+}
+interface OtelApi {
+  readonly trace: { setSpan(context: Context, span: Span): Context };
+  readonly ROOT_CONTEXT: Context;
+  readonly SpanStatusCode: { readonly ERROR: number };
+}
+interface OtelSdk {
+  TracerProvider: new (options: {
+    resource: unknown;
+    spanProcessors: unknown[];
+  }) => {
+    getTracer(name: string): Tracer;
+    forceFlush(): Promise<void>;
+    shutdown(): Promise<void>;
+  };
+  BatchSpanProcessor: new (options: { exporter: unknown }) => unknown;
+}
+
+/** The OpenTelemetry packages' own floor: the SDK 3.x and its exporter need Node 22.15. */
+const NODE_FLOOR = [22, 15] as const;
+
+/** Refuses `otel` on a Node the OpenTelemetry SDK does not run on, with what to do. */
+export function checkOtelNode(version: string = process.versions.node): void {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > NODE_FLOOR[0] || (major === NODE_FLOOR[0] && minor >= NODE_FLOOR[1])) return;
+  throw usageError(
+    `tooltrace({ otel }) sends spans through the OpenTelemetry JS SDK 3, which needs Node ${NODE_FLOOR.join(".")} or later, and this is Node ${version}.`,
+    "run the reporting job on Node 22.15 or later, or drop `otel` (the trace viewer and the JSON reporter work on every Node).",
+  );
+}
+
+/** Loads an optional peer by name (a name the compiler does not resolve: its types are not needed to build). */
+function load<T>(name: string): Promise<T> {
+  return import(/* @vite-ignore */ name) as Promise<T>;
+}
+
 /** The GenAI semantic conventions' provider name for a wire API (`anthropic.messages` → `anthropic`). */
 function providerName(provider: string): string {
   return provider.split(".")[0] ?? provider;
@@ -26,15 +72,16 @@ function providerName(provider: string): string {
  * exporter (optional peers), so Jaeger, Langfuse or Phoenix show a tooltrace run.
  */
 export async function exportToOtlp(tests: readonly ReportTest[], options: OtelOptions = {}): Promise<void> {
+  checkOtelNode();
   const feature = "tooltrace({ otel })";
-  const api = await withPeer("@opentelemetry/api", feature, () => import("@opentelemetry/api"));
-  const sdk = await withPeer("@opentelemetry/sdk-trace", feature, () => import("@opentelemetry/sdk-trace"));
-  const { OTLPTraceExporter } = await withPeer(
-    "@opentelemetry/exporter-trace-otlp-http",
-    feature,
-    () => import("@opentelemetry/exporter-trace-otlp-http"),
+  const api = await withPeer("@opentelemetry/api", feature, () => load<OtelApi>("@opentelemetry/api"));
+  const sdk = await withPeer("@opentelemetry/sdk-trace", feature, () => load<OtelSdk>("@opentelemetry/sdk-trace"));
+  const { OTLPTraceExporter } = await withPeer("@opentelemetry/exporter-trace-otlp-http", feature, () =>
+    load<{ OTLPTraceExporter: new (options: { url?: string }) => unknown }>("@opentelemetry/exporter-trace-otlp-http"),
   );
-  const { resourceFromAttributes } = await withPeer("@opentelemetry/resources", feature, () => import("@opentelemetry/resources"));
+  const { resourceFromAttributes } = await withPeer("@opentelemetry/resources", feature, () =>
+    load<{ resourceFromAttributes(attributes: Attributes): unknown }>("@opentelemetry/resources"),
+  );
   const exporter = new OTLPTraceExporter(options.url !== undefined ? { url: options.url } : {});
   const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ "service.name": options.serviceName ?? "tooltrace" }),

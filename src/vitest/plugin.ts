@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { githubSummaryReporter } from "../report/github-summary.js";
 import { plainMessagesReporter } from "../report/plain-messages-reporter.js";
+import { checkOtelNode } from "../report/otel-export.js";
 import { TooltraceReporter } from "../report/report-reporter.js";
 import { packageRoot, runsFromBuild } from "../base/package-root.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
@@ -68,6 +69,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
+  if (options.otel) checkOtelNode();
   const setupFiles = [runtimePath("setup"), ...(options.llm ? [runtimePath("llm-setup")] : [])];
   let vitest: WatchedVitest | undefined;
   let root = process.cwd();
