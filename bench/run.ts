@@ -1,4 +1,6 @@
 import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
+import { firstCall, reportFirstCall } from "./first-call.js";
+import { perFile, reportPerFile } from "./per-file.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { hostileInput, reportHostileInput } from "./hostile-input.js";
 import { reportViewerRender, viewerRender } from "./viewer-render.js";
@@ -11,6 +13,8 @@ import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
 import { reportWireVsAimock, wireVsAimock } from "./wire-vs-aimock.js";
 
 console.log(`node ${process.version}\n`);
+console.log(`${reportPerFile(await perFile())}\n`);
+console.log(`${reportFirstCall(firstCall())}\n`);
 console.log(`${reportImportCost(importCost())}\n`);
 console.log(reportStubOverhead(await stubOverhead()));
 const memory = await sessionMemory();

@@ -1,7 +1,8 @@
 // `npm pack` (and a git install, which packs the checkout): the packed package.json leaves out `prepare`, which
 // builds dist/ in a checkout and has nothing to do in a tarball (npm 11 lists it among the scripts to approve
-// when the tarball installs). `strip` before packing keeps the manifest beside it; `restore` after puts it back
-// (and a `strip` that finds one kept from a pack that failed restores it first).
+// when the tarball installs). `prepack` builds, then `strip` keeps the manifest beside it (npm then runs no
+// `prepare` for the pack); `restore` after puts it back (and a `strip` that finds one kept from a pack that
+// failed restores it first).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

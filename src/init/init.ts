@@ -49,7 +49,8 @@ export function init(folder: string): InitReport {
       continue;
     }
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, text);
+    // Each file names itself on its first line, as the README shows it.
+    writeFileSync(target, `${path.endsWith(".yaml") ? "#" : "//"} ${path}\n${text}`);
     lines.push(`  wrote ${path}`);
   }
   if (setsInclude(folder))

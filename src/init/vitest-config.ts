@@ -21,7 +21,7 @@ export function addPlugin(folder: string): ConfigOutcome {
     const file = "vitest.config.ts";
     writeFileSync(
       join(folder, file),
-      `import { defineConfig } from "vitest/config";\n${IMPORT}\n\nexport default defineConfig({ plugins: [tooltrace()] });\n`,
+      `// ${file}\nimport { defineConfig } from "vitest/config";\n${IMPORT}\n\nexport default defineConfig({ plugins: [tooltrace()] });\n`,
     );
     return { kind: "created", file };
   }

@@ -86,7 +86,7 @@ export interface Middleware {
   /** Unique in a session; the trace names it when it answered or changed something. */
   readonly name: string;
   /** Before the agent runs: return a string to rewrite the user message, or nothing to keep it. */
-  beforeEval?(args: BeforeEvalArgs): MaybePromise<string | undefined>;
+  beforeEval?(args: BeforeEvalArgs): MaybePromise<string | undefined | void>;
   /**
    * Around each tool call, once per call, in declaration order (Koa-style): return a result without calling
    * `handler` (the tool does not run; the agent sees the result), call `handler(changedInput)` (the tool runs

@@ -1,7 +1,7 @@
 import type { AgentLibrary } from "../detect.js";
 import { STAND_IN } from "./shared.js";
 
-const SCHEMA = `{ type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }`;
+const SCHEMA = `{ type: "object", properties: { city: { type: "string" } }, required: ["city"] }`;
 const UNREACHABLE = "throw new Error(`the weather service is not reachable from tests (asked for ${city})`);";
 
 /** `evals/weather-agent.ts` for each library: a one-tool agent written as that library's users write one. */
@@ -14,7 +14,11 @@ import { generateText, jsonSchema, type LanguageModel, stepCountIs, tool } from 
 export const tools = {
   get_weather: tool({
     description: "The current weather in a city.",
-    inputSchema: jsonSchema<{ city: string }>(${SCHEMA}),
+    inputSchema: jsonSchema<{ city: string }>({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+    }),
     execute: async ({ city }): Promise<{ tempC: number }> => {
       ${UNREACHABLE}
     },
@@ -123,7 +127,7 @@ setDefaultOpenAIKey(process.env.OPENAI_API_KEY ?? "sk-test");
 const getWeather = tool({
   name: "get_weather",
   description: "The current weather in a city.",
-  parameters: ${SCHEMA},
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
   strict: true,
   execute: async (input) => {
     const { city } = input as { city: string };

@@ -26,10 +26,10 @@ export function weatherEval(route: ModelRoute): string {
       : `import { createSession, type ToolStub } from "tooltrace";\nimport { tools, weatherAgent } from "./weather-agent.js";`;
   const session =
     route === "ai-sdk"
-      ? "createSession({ agent: (message: string) => weatherAgent(mockModel(weatherModel), message), tools, stubs })"
+      ? "const agent = (message: string) => weatherAgent(mockModel(weatherModel), message);\n  const session = createSession({ agent, tools, stubs });"
       : route === "wire"
-        ? "createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel })"
-        : "createSession({ agent: weatherAgent, tools, stubs })";
+        ? "const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
+        : "const session = createSession({ agent: weatherAgent, tools, stubs });";
   return `import { expect, test } from "vitest";
 ${imports}${route === "none" ? "" : '\nimport { weatherModel } from "./weather-model.js";'}
 
@@ -39,7 +39,7 @@ const stubs = [
 ] satisfies ToolStub[];
 
 test("answers with the weather its tool returned", async () => {
-  const session = ${session};
+  ${session}
   const turn = await session.send("What is the weather in Paris?");
   expect(turn).toHaveCalledTool("get_weather", { input: { city: "Paris" }, count: 1 });
   expect(turn).toHaveMessageIncluding("21°C");
@@ -50,6 +50,7 @@ test("answers with the weather its tool returned", async () => {
 /** The same eval in evalview's YAML schema, and the module that builds its agent. */
 export function yamlEval(route: ModelRoute): InitFiles {
   const agent = route === "ai-sdk" ? "(message: string) => weatherAgent(mockModel(weatherModel), message)" : "weatherAgent";
+  const setup = route === "wire" ? `{ agent: ${agent}, tools, llm: weatherModel }` : `{\n  agent: ${agent},\n  tools,\n}`;
   return {
     "evals/weather.eval.yaml": `# The first eval again, in evalview's YAML schema: Vitest runs each case as a test.
 name: weather-in-paris
@@ -70,7 +71,7 @@ mocks:
 import { tools, weatherAgent } from "./weather-agent.js";${route === "none" ? "" : '\nimport { weatherModel } from "./weather-model.js";'}
 
 // The agent a YAML case runs against: its tool mocks come from the YAML file.
-export default defineEvalAgent(() => ({ agent: ${agent}, tools${route === "wire" ? ", llm: weatherModel" : ""} }));
+export default defineEvalAgent(() => (${setup}));
 `,
   };
 }

@@ -1,0 +1,196 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify, stripVTControlCharacters } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { projectInstalled } from "../fixtures/installed-project.js";
+
+const root = join(import.meta.dirname, "../..");
+const run = promisify(execFile);
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
+
+/** A fenced block of TypeScript or YAML: the file its first line names, and its text. */
+interface Example {
+  readonly path: string;
+  readonly text: string;
+  readonly line: number;
+}
+
+/** Every TypeScript and YAML block of a document; a block whose first line names no file is an error. */
+function examplesOf(doc: string): { examples: Example[]; problems: string[] } {
+  const text = readFileSync(join(root, doc), "utf8");
+  const examples: Example[] = [];
+  const problems: string[] = [];
+  for (const match of text.matchAll(/^```(ts|typescript|yaml|yml)\n([\s\S]*?)^```$/gm)) {
+    const line = text.slice(0, match.index).split("\n").length;
+    const body = match[2] as string;
+    const named = /^(?:\/\/|#) ([\w./-]+\.(?:ts|mts|yaml|yml))\b/.exec(body);
+    if (named === null) problems.push(`${doc}:${line}: a ${match[1]} block whose first line names no file (// path or # path)`);
+    else examples.push({ path: named[1] as string, text: body, line });
+  }
+  const seen = new Map<string, Example>();
+  for (const example of examples) {
+    const before = seen.get(example.path);
+    if (before !== undefined && before.text !== example.text)
+      problems.push(`${doc}:${example.line}: ${example.path} is shown twice, differently (first at line ${before.line})`);
+    seen.set(example.path, example);
+  }
+  return { examples: [...seen.values()], problems };
+}
+
+/** The packages the examples import, at the versions this checkout installed (so npm takes them from its cache). */
+const PACKAGES = [
+  "vitest",
+  "typescript",
+  "@types/node",
+  "ai",
+  "zod",
+  "openai",
+  "@anthropic-ai/sdk",
+  "@openai/agents",
+  "langchain",
+  "@langchain/core",
+  "@langchain/openai",
+  "@modelcontextprotocol/sdk",
+  "@ai-sdk/openai",
+  "hono",
+  "@hono/node-server",
+];
+/** The CLI agents, linked from this checkout's install rather than installed again (hundreds of megabytes). */
+const LINKED = ["@anthropic-ai/claude-code", "@openai/codex", "opencode-ai"];
+
+function versionOf(name: string): string {
+  return (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+}
+
+let work: string;
+let base: string;
+
+// One install from the packed tarball, as the README's Quick start does it; each document gets a project of its
+// own beside it, with the same packages.
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "tooltrace-docs-"));
+  const packed = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, maxBuffer: 64 << 20 });
+  const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string }[];
+  base = join(work, "base");
+  mkdirSync(base);
+  writeFileSync(join(base, "package.json"), JSON.stringify({ name: "docs-base", private: true, type: "module" }));
+  await run(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "-D",
+      join(work, tarball?.filename ?? ""),
+      ...PACKAGES.map((name) => `${name}@${versionOf(name)}`),
+    ],
+    { cwd: base, maxBuffer: 64 << 20 },
+  );
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A document's project: the base install's packages, the CLI agents, and the document's files. */
+function projectFor(doc: string, examples: readonly Example[]): string {
+  const project = join(work, doc.replace(/\W+/g, "-"));
+  mkdirSync(join(project, "node_modules"), { recursive: true });
+  for (const entry of readdirSync(join(base, "node_modules"))) {
+    if (entry.startsWith("@")) {
+      mkdirSync(join(project, "node_modules", entry), { recursive: true });
+      for (const scoped of readdirSync(join(base, "node_modules", entry)))
+        symlinkSync(join(base, "node_modules", entry, scoped), join(project, "node_modules", entry, scoped), "dir");
+    } else symlinkSync(join(base, "node_modules", entry), join(project, "node_modules", entry), "dir");
+  }
+  for (const name of LINKED) {
+    const target = join(project, "node_modules", name);
+    mkdirSync(dirname(target), { recursive: true });
+    if (!existsSync(target) && existsSync(join(root, "node_modules", name))) symlinkSync(join(root, "node_modules", name), target, "dir");
+  }
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "docs", private: true, type: "module" }));
+  writeFileSync(
+    join(project, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        noEmit: true,
+        skipLibCheck: true,
+        types: ["node"],
+      },
+      include: ["**/*.ts"],
+      exclude: ["node_modules"],
+    }),
+  );
+  for (const example of examples) {
+    mkdirSync(dirname(join(project, example.path)), { recursive: true });
+    writeFileSync(join(project, example.path), example.text);
+  }
+  if (!examples.some((example) => example.path.startsWith("vitest.config.")))
+    writeFileSync(
+      join(project, "vitest.config.ts"),
+      'import { defineConfig } from "vitest/config";\nimport { tooltrace } from "tooltrace/vitest";\n\nexport default defineConfig({ plugins: [tooltrace()] });\n',
+    );
+  return project;
+}
+
+describe.skipIf(!projectInstalled)("every example of the README and docs/ runs as written", () => {
+  test("no line of the README or docs/ is over 120 characters", () => {
+    const long = DOCS.flatMap((doc) =>
+      readFileSync(join(root, doc), "utf8")
+        .split("\n")
+        .flatMap((line, index) => (line.length > 120 && !/^\s*<|!\[|\]\(/.test(line) ? [`${doc}:${index + 1} (${line.length})`] : [])),
+    );
+    expect(long).toEqual([]);
+  });
+
+  for (const doc of DOCS) {
+    const { examples, problems } = examplesOf(doc);
+    test.skipIf(examples.length === 0 && problems.length === 0)(
+      `${doc}: every block names its file, type-checks under strict, and its evals pass`,
+      { timeout: 300_000 },
+      async () => {
+        expect(problems).toEqual([]);
+        const project = projectFor(doc, examples);
+        const tsc = await run(process.execPath, [join(base, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
+          (error: { stdout: string; stderr: string }) => error,
+        );
+        expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
+        const evals = examples.filter((example) => /\.eval\.(ts|yaml|yml)$|\.test\.ts$/.test(example.path));
+        if (evals.length === 0) return;
+        // `-u`: a fresh project writes its trace snapshots on the first run, as it would on a laptop (CI would not).
+        const result = await run(process.execPath, [join(base, "node_modules", "vitest", "vitest.mjs"), "run", "-u"], {
+          cwd: project,
+          env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "", TOOLTRACE_STRICT: "" },
+          maxBuffer: 64 << 20,
+        }).catch((error: { stdout: string; stderr: string }) => error);
+        const output = stripVTControlCharacters(`${result.stdout}\n${result.stderr}`);
+        expect(output).toMatch(/Tests\s+\d+ passed \(\d+\)/);
+        expect(output).not.toMatch(/\d+ failed/);
+      },
+    );
+  }
+
+  test("the README's first eval is what `tooltrace init` writes for an AI SDK project", async () => {
+    const project = join(work, "init-ai-sdk");
+    mkdirSync(join(project, "node_modules"), { recursive: true });
+    symlinkSync(join(base, "node_modules", "tooltrace"), join(project, "node_modules", "tooltrace"), "dir");
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "init", private: true, type: "module", devDependencies: { ai: "*" } }),
+    );
+    await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+    const shown = new Map(examplesOf("README.md").examples.map((example) => [example.path, example.text]));
+    for (const path of ["vitest.config.ts", "evals/weather-agent.ts", "evals/weather-model.ts", "evals/weather.eval.ts"])
+      expect(shown.get(path), path).toBe(readFileSync(join(project, path), "utf8"));
+  });
+});
