@@ -2,7 +2,7 @@ import { compactJson } from "../src/base/excerpt.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
-import { usageError, message } from "../src/base/errors.js";
+import { TooltraceError, usageError, message } from "../src/base/errors.js";
 
 /**
  * What the agent said to the user (its final text and the `assistantTexts` it returned, in the turn or in any
@@ -20,11 +20,9 @@ export function toHaveMessageIncluding(this: MatcherContext, received: unknown, 
     const said = turn.text !== "" || turn.assistantTexts.some((text) => text !== "");
     const modelSaid = turn.modelCalls.map((call) => call.reply.text).filter((text) => text !== "");
     if (!said && turn.status === "completed" && modelSaid.length > 0) {
-      throw new Error(
-        message(
-          `toHaveMessageIncluding: the agent said nothing in turn ${turn.index} (its reply text is ""), though the model replied ${compactJson(modelSaid.at(-1), 80)}. ` +
-            "Is the agent reading the model's reply? Assert on turn.modelCalls if the silence is intended.",
-        ),
+      throw new TooltraceError(
+        `toHaveMessageIncluding: the agent said nothing in turn ${turn.index} (its reply text is ""), though the model replied ${compactJson(modelSaid.at(-1), 80)}. ` +
+          "Is the agent reading the model's reply? Assert on turn.modelCalls if the silence is intended.",
       );
     }
   }

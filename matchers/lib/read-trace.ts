@@ -1,7 +1,7 @@
 import { suggestName } from "../../src/stubs/suggest.js";
 import type { ToolCall, Turn } from "../../src/trace/types.js";
 import { offeredTools } from "./model-calls.js";
-import { message } from "../../src/base/errors.js";
+import { message, TooltraceError } from "../../src/base/errors.js";
 
 /** What a matcher reads from whatever it was given. */
 export interface TraceView {
@@ -26,8 +26,8 @@ export function checkToolName(matcher: string, name: string, trace: TraceView): 
   if (known.size === 0 || known.has(name)) return;
   const near = suggestName(name, known);
   const listed = [...known].sort().join(", ");
-  throw new Error(
-    message(`${matcher}: no tool "${name}" in this ${trace.kind}${near ? `; did you mean "${near}"?` : "."} Tools: ${listed}.`),
+  throw new TooltraceError(
+    `${matcher}: no tool "${name}" in this ${trace.kind}${near ? `; did you mean "${near}"?` : "."} Tools: ${listed}.`,
   );
 }
 

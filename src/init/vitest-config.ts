@@ -17,8 +17,9 @@ export type ConfigOutcome =
 export function addPlugin(folder: string): ConfigOutcome {
   const existing = NAMES.find((name) => existsSync(join(folder, name)));
   if (existing === undefined) {
-    // TypeScript or not: Vitest reads a TypeScript config (and test files) without the compiler installed.
-    const file = "vitest.config.ts";
+    // TypeScript or not: Vitest reads a TypeScript config (and test files) without the compiler installed. In a
+    // CommonJS package (npm init's default), `.mts` keeps the config an ES module, as Vite wants it.
+    const file = isModulePackage(folder) ? "vitest.config.ts" : "vitest.config.mts";
     writeFileSync(
       join(folder, file),
       `// ${file}\nimport { defineConfig } from "vitest/config";\n${IMPORT}\n\nexport default defineConfig({ plugins: [tooltrace()] });\n`,
@@ -54,4 +55,13 @@ export function addPlugin(folder: string): ConfigOutcome {
 export function setsInclude(folder: string): boolean {
   const existing = NAMES.find((name) => existsSync(join(folder, name)));
   return existing !== undefined && /\binclude\s*:/.test(readFileSync(join(folder, existing), "utf8"));
+}
+
+/** Whether the folder's package.json says `"type": "module"`. */
+function isModulePackage(folder: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { type?: unknown }).type === "module";
+  } catch {
+    return false;
+  }
 }

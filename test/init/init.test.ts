@@ -108,3 +108,20 @@ describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
     expect(result.stdout).toContain("init: no package.json here");
   });
 });
+
+describe.skipIf(!projectInstalled)("npx tooltrace init in a CommonJS package (npm init's default)", () => {
+  test("writes vitest.config.mts, so Vite reads an ES module config, and the first run is green without warnings", {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWithPackage("init-cjs");
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "cjs", version: "1.0.0", type: "commonjs", devDependencies: { ai: "*" } }),
+    );
+    const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+    expect(init.stdout).toContain("wrote vitest.config.mts with the plugin");
+    const output = await vitestRun(project);
+    expect(output).toMatch(/Tests\s+2 passed \(2\)/);
+    expect(output).not.toContain("ESM syntax in a file loaded as CommonJS");
+  });
+});
