@@ -9,8 +9,9 @@ export type Tester = (actual: unknown, expected: unknown, testers: Tester[]) => 
  * semantics: `this.equals` with the testers registered by `expect.addEqualityTesters` and the runner's
  * `iterableEquality` and `subsetEquality`. So dates compare by time, maps and sets by their entries,
  * `{ a: undefined }` needs an `a`, arrays match element by element with the same length, and asymmetric
- * matchers (`expect.any(String)`) decide for themselves. tooltrace adds two extras, at any depth: a RegExp is
- * tested against a string (or the JSON of any other value), and a plain function is a predicate.
+ * matchers (`expect.any(String)`) decide for themselves. tooltrace adds three extras, at any depth: a RegExp is
+ * tested against a string (or the JSON of any other value), a plain function is a predicate, and a plain
+ * object matches objects only (`{}` does not match a string).
  */
 export function matchValue(context: MatcherContext, expected: unknown, actual: unknown): boolean {
   return context.equals(actual, expected, testersOf(context));
@@ -34,8 +35,17 @@ const extrasTester: Tester = (actual, expected) => {
     return text !== undefined && expected.test(text);
   }
   if (typeof expected === "function" && !isAsymmetric(expected)) return Boolean((expected as (value: unknown) => unknown)(actual));
+  // A plain object matches objects only, as in eve's contract (the runner's subset equality lets `{}` match a string).
+  if (isPlainObject(expected) && !isAsymmetric(expected) && (actual === null || typeof actual !== "object" || Array.isArray(actual)))
+    return false;
   return undefined;
 };
+
+function isPlainObject(value: unknown): value is object {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
 
 interface Asymmetric {
   asymmetricMatch(actual: unknown): boolean;

@@ -2,6 +2,8 @@ import { globalSingleton } from "../base/global-state.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { edgeError } from "../edges/edge-error.js";
 import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
+import { mswInterceptsSockets } from "../edges/msw-listening.js";
+import { handedBelow } from "../edges/requests-below.js";
 import { holdHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { requestView } from "./http-request-view.js";
@@ -34,7 +36,13 @@ export function catchHttpAtFetch(now: boolean): boolean {
         source: NETWORK,
         live: true,
         run: () => {
-          const refusal = refuseAtEdge({ channel: "http", method: request.method, url: request.url, at });
+          const target = { channel: "http", method: request.method, url: request.url, at } as const;
+          // Under msw 3 the user's handlers answer below this layer: what they let through is refused at the socket.
+          if (mswInterceptsSockets()) {
+            const settled = handedBelow(target);
+            return send(request).finally(settled);
+          }
+          const refusal = refuseAtEdge(target);
           return refusal === undefined ? send(request) : Promise.reject(edgeError(refusal));
         },
       };

@@ -3,6 +3,7 @@ import { globalSingleton } from "../base/global-state.js";
 import { isLoopback } from "../base/hosts.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
+import { mswInterceptsSockets } from "../edges/msw-listening.js";
 import { holdWireMock } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { DEFAULT_BASE_URLS } from "../wire/base-urls.js";
@@ -60,6 +61,8 @@ function register(answer: LlmAnswer): void {
     const scripted = context !== undefined && (context.pipeline.responder !== undefined || context.pipeline.upstream !== undefined);
     if (scripted || state.run !== undefined) return (request) => answer.answer(request);
     if (codec === undefined) return undefined;
+    // Under msw 3 the user's handlers answer below this layer: what they let through is refused at the socket.
+    if (mswInterceptsSockets()) return undefined;
     const refusal = refuseAtEdge({ channel: "http", method, url });
     if (refusal === undefined) return undefined;
     return async () => toResponse(errorReply(codec, "mock_failed", message(refusal)));

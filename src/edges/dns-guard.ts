@@ -34,8 +34,7 @@ const CHANNEL_QUERIES = [
  * `getaddrinfo`, so every connection to a name; `lookupService`; each resolver's channel), so the module never
  * has to load for it and a function taken from it before still meets the guard. A query leaves the process
  * (to the resolver the system or the test set), so one for a name the session (or the hermetic run) does not
- * allow is refused like a connection: the call throws the refusal, as Node's own functions throw for a
- * query they cannot start. A resolver whose servers are all on loopback keeps the query on the machine.
+ * allow is refused like a connection: the query fails with the refusal, a tick later, as a failed lookup does. A resolver whose servers are all on loopback keeps the query on the machine.
  * Where the binding is closed (the permission model), `node:dns`'s functions are guarded instead.
  */
 export function guardDns(): void {
@@ -52,22 +51,37 @@ export function guardDns(): void {
     return;
   }
   cares.getaddrinfo = function guardedGetaddrinfo(this: unknown, ...args: unknown[]) {
-    refuse(args[1], undefined);
-    return lookup.apply(this, args);
+    return refused(args[0], refusalOf(args[1], undefined)) ? 0 : lookup.apply(this, args);
   };
   cares.getnameinfo = function guardedGetnameinfo(this: unknown, ...args: unknown[]) {
-    refuse(args[1], undefined);
-    return lookupService.apply(this, args);
+    return refused(args[0], refusalOf(args[1], undefined)) ? 0 : lookupService.apply(this, args);
   };
   const channel = cares.ChannelWrap?.prototype;
   for (const name of CHANNEL_QUERIES) {
     const query = channel?.[name];
     if (channel === undefined || typeof query !== "function") continue;
     channel[name] = function guardedQuery(this: { getServers?(): [string, number][] }, ...args: unknown[]) {
-      refuse(args[1], this);
-      return (query as Method).apply(this, args);
+      return refused(args[0], refusalOf(args[1], this)) ? 0 : (query as Method).apply(this, args);
     };
   }
+}
+
+/** A query request of Node's: the callback of `dns`'s callback API, or the promise's `reject`. */
+interface QueryRequest {
+  callback?: (error: Error) => void;
+  reject?: (error: Error) => void;
+}
+
+/**
+ * Fails a refused query as a failed lookup does, a tick later (a caller like `net.Socket` or MSW's socket
+ * expects its callback, never a throw): returns false when there is nothing to refuse.
+ */
+function refused(request: unknown, refusal: Error | undefined): boolean {
+  if (refusal === undefined) return false;
+  const query = (request ?? {}) as QueryRequest;
+  if (typeof query.callback !== "function" && typeof query.reject !== "function") throw refusal;
+  process.nextTick(() => (typeof query.callback === "function" ? query.callback(refusal) : query.reject?.(refusal)));
+  return true;
 }
 
 /** The module's query functions (callback and promise forms, and each `Resolver`'s), for where the binding is closed. */
@@ -92,13 +106,13 @@ function guardDnsModule(dns: typeof Dns): void {
       const original = owner[name];
       if (typeof original !== "function") continue;
       owner[name] = function guardedQuery(this: unknown, ...args: unknown[]) {
-        try {
-          refuse(args[0], undefined);
-        } catch (error) {
-          if (promises) return Promise.reject(error);
-          throw error;
-        }
-        return (original as Method).apply(this, args);
+        const refusal = refusalOf(args[0], undefined);
+        if (refusal === undefined) return (original as Method).apply(this, args);
+        if (promises) return Promise.reject(refusal);
+        const callback = args.at(-1);
+        if (typeof callback !== "function") throw refusal;
+        process.nextTick(() => (callback as (error: Error) => void)(refusal));
+        return undefined;
       };
     }
   };
@@ -108,10 +122,10 @@ function guardDnsModule(dns: typeof Dns): void {
   wrap(dns.promises.Resolver.prototype as unknown as Record<string, unknown>, true);
 }
 
-/** Throws the refusal of a query for `name`, if any. */
-function refuse(name: unknown, channel: { getServers?(): [string, number][] } | undefined): void {
-  if (typeof name !== "string") return;
+/** The error refusing a query for `name`, if it is refused. */
+function refusalOf(name: unknown, channel: { getServers?(): [string, number][] } | undefined): Error | undefined {
+  if (typeof name !== "string") return undefined;
   const servers = channel?.getServers?.().map(([address]) => address);
   const refusal = refuseAtEdge({ channel: "dns", host: name, ...(servers !== undefined ? { servers } : {}) });
-  if (refusal !== undefined) throw edgeError(refusal);
+  return refusal === undefined ? undefined : edgeError(refusal);
 }

@@ -7,6 +7,7 @@ import { currentTurnContext } from "../pipeline/turn-context.js";
 import { commandName, describeTarget, hermeticRefusal, hostEntry } from "./edge-messages.js";
 import { hermeticIsOn, runAllowHosts } from "./hermetic.js";
 import { listensOn } from "./own-servers.js";
+import { requestBelow } from "./requests-below.js";
 
 /** What is leaving the process, below every catcher. */
 export type EdgeTarget =
@@ -45,12 +46,13 @@ export function refuseAtEdge(target: EdgeTarget): string | undefined {
     const { edges, network } = context.pipeline;
     if (edges !== undefined) {
       if (allowed(edges, target)) return undefined;
-      const message = `strict mode: ${describeTarget(target)} during a turn of ${context.pipeline.name}, past every catcher of tooltrace's, so it was refused. ${fixFor(target)}`;
+      const shown = shownAs(target);
+      const message = `strict mode: ${describeTarget(shown)} during a turn of ${context.pipeline.name}, past every catcher of tooltrace's, so it was refused. ${fixFor(shown)}`;
       context.pipeline.report(message, context.turn);
       return message;
     }
     if (!leavesTheMachine(target, network.allowHosts) || network.live) return undefined;
-    const message = hermeticRefusal(target);
+    const message = hermeticRefusal(shownAs(target));
     context.pipeline.report(message, context.turn);
     return message;
   }
@@ -59,14 +61,21 @@ export function refuseAtEdge(target: EdgeTarget): string | undefined {
   const refusing = [...openEdgeGuards()].filter((guard) => !allowed(guard.edges, target));
   if (refusing.length > 0) {
     const names = refusing.map((guard) => guard.name).join(", ");
-    const message = `strict mode: ${describeTarget(target)} outside any turn while ${names} ${refusing.length === 1 ? "was" : "were"} open (a timer, an interval, a queue or a stored async context of the agent's), so it was refused. ${fixFor(target)}`;
+    const shown = shownAs(target);
+    const message = `strict mode: ${describeTarget(shown)} outside any turn while ${names} ${refusing.length === 1 ? "was" : "were"} open (a timer, an interval, a queue or a stored async context of the agent's), so it was refused. ${fixFor(shown)}`;
     for (const guard of refusing) guard.refuseOutsideTurn(message);
     return message;
   }
   if (!leavesTheMachine(target, [])) return undefined;
-  const message = hermeticRefusal(target);
+  const message = hermeticRefusal(shownAs(target));
   currentScope()?.refused(message);
   return message;
+}
+
+/** A DNS query or a connection made for a request `fetch` handed below its guard is shown as that request. */
+function shownAs(target: EdgeTarget): EdgeTarget {
+  if (target.channel !== "dns" && target.channel !== "tcp") return target;
+  return requestBelow(target.host) ?? target;
 }
 
 /** For the hermetic guard: network traffic to a host beyond loopback that neither the run nor the session allows. */

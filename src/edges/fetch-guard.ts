@@ -14,7 +14,8 @@ import {
 } from "./dispatch-handler.js";
 import { refuseAtEdge } from "./edge-decision.js";
 import { edgeError } from "./edge-error.js";
-import { mswIsListening } from "./msw-listening.js";
+import { mswInterceptsSockets, mswIsListening } from "./msw-listening.js";
+import { handedBelow, whenSettled } from "./requests-below.js";
 
 /** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -111,6 +112,11 @@ export function installFetchGuard(): boolean {
           );
         return true;
       }
+    }
+    // msw 3 decides under the dispatcher; what it lets through meets the socket guards, which name the request.
+    if (mswInterceptsSockets()) {
+      const settled = handedBelow({ channel: "http", method, url, at: captureUserFrame() });
+      return original.dispatch(options, whenSettled(handler, settled));
     }
     const refusal = refuseAtEdge({ channel: "http", method, url });
     if (refusal === undefined) return original.dispatch(options, handler);

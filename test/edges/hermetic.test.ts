@@ -1,4 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
+import dns from "node:dns";
+import net from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText } from "ai";
 import OpenAI from "openai";
@@ -111,6 +113,22 @@ describe("hermetic by default: nothing leaves the machine unless the test lets i
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toContain(`GET ${outside.url}/from-the-test was sent, and tooltrace refused it`);
     expect(arrived(outside, from)).toEqual([]);
+  });
+
+  test("a DNS query for a name beyond the machine fails as a failed lookup does, a tick later, never a throw", async () => {
+    // A throw from inside a socket's connect escapes the caller (MSW 3's socket layer hung on it).
+    let returned = false;
+    const viaCallback = new Promise<Error | null>((resolve) => {
+      dns.lookup("refused-by-tooltrace.example", (error) => resolve(error));
+      returned = true;
+    });
+    expect(returned).toBe(true);
+    expect((await viaCallback)?.message).toContain('a DNS query for "refused-by-tooltrace.example" was made, and tooltrace refused it');
+    await expect(dns.promises.resolve4("refused-by-tooltrace.example")).rejects.toThrow("tooltrace refused it");
+    const socket = net.connect({ host: "refused-by-tooltrace.example", port: 443 });
+    const failed = await new Promise<Error>((resolve) => socket.once("error", resolve));
+    expect(failed.message).toContain('"refused-by-tooltrace.example" was made, and tooltrace refused it');
+    expect(takeRefusals()).toHaveLength(3);
   });
 
   test("a session's `llm` serves ctx.callLLM for a grader, with an agent that never uses the wire", async () => {

@@ -30,6 +30,17 @@ describe("values match with the runner's equality and subset semantics", () => {
     expect(turn).toHaveCalledTool("record", { output: { b: 1 } });
   });
 
+  test("a plain object matches objects only, as in eve's contract (`{}` counted a call whose output is a string)", async () => {
+    const text = await turnWith({}, "Walk dog");
+    expect(text).not.toHaveCalledTool("record", { output: {} });
+    expect(text).toHaveCalledTool("record", { output: "Walk dog" });
+    const list = await turnWith({}, ["Walk dog"]);
+    expect(list).not.toHaveCalledTool("record", { output: {} });
+    const object = await turnWith({}, { tasks: ["Walk dog"] });
+    expect(object).toHaveCalledTool("record", { output: {} });
+    expect(object).toHaveCalledTool("record", { output: { tasks: expect.any(Array) } });
+  });
+
   test("the documented extras keep their verdicts: RegExp, predicates, asymmetric matchers, arrays by length", async () => {
     const turn = await turnWith({ query: "buy milk", tags: ["a", "b"], nested: { list: [{ id: 1, extra: true }] } }, null);
     expect(turn).toHaveCalledTool("record", { input: { query: /milk$/, tags: ["a", "b"], nested: { list: [{ id: 1 }] } } });
