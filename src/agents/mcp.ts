@@ -1,4 +1,5 @@
 import { MCP_TOOL, type McpClientLike, type McpToolEntry } from "../catchers/mcp-marker.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
 
 export type { McpClientLike, McpToolEntry };
 
@@ -26,8 +27,29 @@ export interface McpToolsOptions {
  */
 export async function mcpTools(client: McpClientLike, options: McpToolsOptions = {}): Promise<Record<string, McpToolEntry>> {
   const { tools } = await client.listTools();
+  answerTaskToolsInTurns(client);
   const name = options.name ?? ((tool: string) => (options.server ? `${options.server}/${tool}` : tool));
   return Object.fromEntries(
     tools.map((tool) => [name(tool.name), { [MCP_TOOL]: true as const, client, remoteName: tool.name, inputSchema: tool.inputSchema }]),
   );
+}
+
+const ANSWERED_IN_TURNS = Symbol.for("tooltrace.mcpTaskToolsAnsweredInTurns");
+type RequestStream = (this: unknown, request: { method?: string }, schema: unknown, options?: { task?: unknown }) => unknown;
+
+/**
+ * During a turn, a task tool's `experimental.tasks.callToolStream` asks for its result at once (no task
+ * created on the server), so a stub or a refusal answers it as any call is answered, at the client's `request`.
+ */
+function answerTaskToolsInTurns(client: McpClientLike): void {
+  const holder = client as unknown as { requestStream?: RequestStream; [ANSWERED_IN_TURNS]?: true };
+  const stream = holder.requestStream;
+  if (typeof stream !== "function" || holder[ANSWERED_IN_TURNS]) return;
+  holder[ANSWERED_IN_TURNS] = true;
+  holder.requestStream = function requestStream(this: unknown, request, schema, options) {
+    if (request?.method !== "tools/call" || options?.task === undefined || currentTurnContext() === undefined)
+      return stream.call(this, request, schema, options);
+    const { task: _task, ...rest } = options;
+    return stream.call(this, request, schema, rest);
+  };
 }

@@ -1,8 +1,9 @@
+import { types } from "node:util";
 import { StubConfigError } from "../base/errors.js";
 import type { ExecutorHandle } from "../pipeline/caught.js";
 import type { ToolDirectory, ToolIdentity, ToolTraits } from "../pipeline/tool-directory.js";
 import { qualify, samePath, splitPath } from "../trace/paths.js";
-import { agentsSdkHandoff, agentsSdkInvoke, type CallShape, inputFirst, langchainCall, mcpCallTool } from "./call-shapes.js";
+import { agentsSdkHandoff, agentsSdkInvoke, type CallShape, inputFirst, langchainCall, mcpCallTool, mcpRequest } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf, type ToolShape } from "./classify-tool.js";
 import { PatchRefused } from "./patch-function.js";
 import { type Executor, holdExecutor, releaseExecutor } from "./tool-spies.js";
@@ -138,7 +139,10 @@ function planFor(
     case "agents-sdk-handoff":
       return { owner: value, key: "onInvokeHandoff", async: true, shape: agentsSdkHandoff };
     case "mcp":
-      return { owner: shape.entry.client, key: "callTool", async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName };
+      // The SDK's client: at `request`, where every `tools/call` goes; a client of another make: at `callTool`.
+      return typeof shape.entry.client.request === "function"
+        ? { owner: shape.entry.client, key: "request", async: true, shape: mcpRequest, remoteName: shape.entry.remoteName }
+        : { owner: shape.entry.client, key: "callTool", async: true, shape: mcpCallTool, remoteName: shape.entry.remoteName };
     default:
       return undefined;
   }
@@ -196,6 +200,15 @@ function checkRecord(value: unknown, option: string): { readonly [name: string]:
       { pointer: "" },
       `\`${option}\` must be a record of tools, got ${value === null ? "null" : typeof value}.`,
       "pass `{ list_tasks: listTasks, ... }`.",
+      "session",
+    );
+  }
+  // A Proxy's reads go wherever its handler says: a catch written onto it may never be what the agent reads.
+  if (types.isProxy(value)) {
+    throw new StubConfigError(
+      { pointer: "" },
+      `\`${option}\` is a Proxy (a lazy registry?): tooltrace catches each tool where the record holds it, and a Proxy's reads can bypass that.`,
+      "pass a plain record of the tools (`{ ...registry }`, or `Object.fromEntries(names.map((name) => [name, registry[name]]))`) and give the agent that same record.",
       "session",
     );
   }

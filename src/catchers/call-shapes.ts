@@ -15,6 +15,8 @@ export interface CallShape {
   withInput(args: readonly unknown[], input: unknown): unknown[];
   /** For an executor that serves several tools (an MCP client's `callTool`): the tool this call names. */
   toolName?(args: readonly unknown[]): string | undefined;
+  /** For an executor that does more than call tools (an MCP client's `request`): whether this call is one. */
+  catches?(args: readonly unknown[]): boolean;
   /**
    * What the caller sees of an answer (a value or a promise): the identity for most executors. A framework
    * that turns its tools' failures into a result the model reads (the OpenAI Agents SDK) gets a failing
@@ -113,6 +115,28 @@ export const mcpCallTool: CallShape = {
       (error: unknown) => ({ isError: true, content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }] }),
     ),
 };
+
+/**
+ * An MCP client's `request({ method, params }, schema, options)`, the layer every `tools/call` goes through
+ * (`callTool`, a direct `request`, `experimental.tasks.callToolStream`): only `tools/call` is a tool call, and
+ * it is answered as {@link mcpCallTool} answers. A task the real server created comes back as it is.
+ */
+export const mcpRequest: CallShape = {
+  catches: (args) => (args[0] as { method?: unknown } | undefined)?.method === "tools/call",
+  input: (args) => mcpCallTool.input([paramsOf(args)]),
+  callId: () => undefined,
+  withInput: (args, input) => [{ ...(args[0] as object), params: { ...(paramsOf(args) as object), arguments: input } }, ...args.slice(1)],
+  toolName: (args) => stringAt(paramsOf(args), "name"),
+  deliver: (result, original) =>
+    Promise.resolve(result).then(
+      (value) => (value !== null && typeof value === "object" && "task" in value ? value : mcpCallTool.deliver?.(value, original)),
+      (error: unknown) => mcpCallTool.deliver?.(Promise.reject(error), original),
+    ),
+};
+
+function paramsOf(args: readonly unknown[]): unknown {
+  return (args[0] as { params?: unknown } | undefined)?.params ?? {};
+}
 
 function isCallToolResult(value: unknown): boolean {
   return value !== null && typeof value === "object" && Array.isArray((value as { content?: unknown }).content);

@@ -5,6 +5,8 @@ export const MCP_TOOL = Symbol.for("tooltrace.mcpTool");
 export interface McpClientLike {
   listTools(): Promise<{ tools: readonly { name: string; inputSchema?: unknown }[] }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
+  /** The request layer every `tools/call` goes through, where the SDK's client is caught. */
+  request?(request: { method: string; params?: unknown }, ...rest: unknown[]): Promise<unknown>;
 }
 
 /** A tool an MCP client reaches, for `createSession({ tools })`: made by `mcpTools`. */

@@ -76,7 +76,7 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
     (target) =>
       function caught(this: unknown, ...args: unknown[]): unknown {
         const context = currentTurnContext();
-        if (context === undefined) return target().apply(this, args);
+        if (context === undefined || shape.catches?.(args) === false) return target().apply(this, args);
         const caughtInput = shape.input(args);
         const terminal: Terminal = {
           source: REAL,

@@ -1,3 +1,4 @@
+import { sep } from "node:path";
 import { globalSingleton } from "../base/global-state.js";
 import { hostAllowed, type HostRule, isLoopback, urlAllowed } from "../base/hosts.js";
 import { isOwnNetwork } from "../base/own-network.js";
@@ -6,16 +7,18 @@ import { type EdgePolicy, openEdgeGuards } from "../pipeline/edge-policy.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { commandName, describeTarget, hermeticRefusal, hostEntry } from "./edge-messages.js";
 import { hermeticIsOn, runAllowHosts } from "./hermetic.js";
-import { listensOn } from "./own-servers.js";
+import { listensAtPath, listensOn } from "./own-servers.js";
 import { requestBelow } from "./requests-below.js";
+import { UNKNOWN_PROGRAM } from "./shell-programs.js";
 
 /** What is leaving the process, below every catcher. */
 export type EdgeTarget =
   | { readonly channel: "tcp" | "udp"; readonly host: string; readonly port: number; readonly address?: string }
   | { readonly channel: "dns"; readonly host: string; readonly servers?: readonly string[] }
   | { readonly channel: "http"; readonly method: string; readonly url: string; readonly at?: (() => string | undefined) | undefined }
+  | { readonly channel: "socket"; readonly path: string }
   | { readonly channel: "worker" }
-  | { readonly channel: "process"; readonly command: string };
+  | { readonly channel: "process"; readonly command: string; readonly programs?: readonly string[] };
 
 // Process-wide: the guards are installed once per process, by whichever copy of tooltrace came first.
 const state = globalSingleton("edgeOwnProcesses", () => ({ allowingOwnProcesses: 0 }));
@@ -70,6 +73,11 @@ export function refuseAtEdge(target: EdgeTarget): string | undefined {
   const message = hermeticRefusal(shownAs(target));
   currentScope()?.refused(message);
   return message;
+}
+
+/** The programs a process target runs: a shell's every one, or the program itself. */
+function programsOfTarget(target: { readonly command: string; readonly programs?: readonly string[] }): readonly string[] {
+  return target.programs ?? [commandName(target.command)];
 }
 
 /** A DNS query or a connection made for a request `fetch` handed below its guard is shown as that request. */
@@ -131,18 +139,29 @@ function allowed(edges: EdgePolicy, target: EdgeTarget): boolean {
       return isLoopback(target.host) || hostAllowed(edges.allowHosts, target.host, undefined);
     case "http":
       return urlAllowed(edges.allowHosts, target.url);
+    case "socket":
+      return (
+        listensAtPath(target.path) ||
+        edges.allowSockets.some((allowed) => target.path === allowed || (allowed.endsWith(sep) && target.path.startsWith(allowed)))
+      );
     case "worker":
       return edges.allowProcesses === true;
     case "process":
       return (
-        edges.allowProcesses === true || (Array.isArray(edges.allowProcesses) && edges.allowProcesses.includes(commandName(target.command)))
+        edges.allowProcesses === true ||
+        (Array.isArray(edges.allowProcesses) &&
+          programsOfTarget(target).every((name) => (edges.allowProcesses as readonly string[]).includes(name)))
       );
   }
 }
 
 function fixFor(target: EdgeTarget): string {
   if (target.channel === "worker") return "Fix: run that work in the test's thread, or allow it: createSession({ allowProcesses: true }).";
+  if (target.channel === "socket")
+    return `Fix: stub the tool that uses it, or allow it: createSession({ allowSockets: [${JSON.stringify(target.path)}] }).`;
   if (target.channel === "process")
-    return `Fix: stub the tool that starts it, or allow it: createSession({ allowProcesses: [${JSON.stringify(commandName(target.command))}] }).`;
+    return programsOfTarget(target).includes(UNKNOWN_PROGRAM)
+      ? "Fix: stub the tool that starts it, or allow any process: createSession({ allowProcesses: true })."
+      : `Fix: stub the tool that starts it, or allow ${target.programs === undefined ? "it" : "every program it runs"}: createSession({ allowProcesses: ${JSON.stringify(programsOfTarget(target))} }).`;
   return `Fix: answer it in the test (a stub rule for the tool that makes it, or an HTTP mock for a \`fetch\` request), or allow the host: createSession({ allowHosts: [${JSON.stringify(hostEntry(target))}] }).`;
 }

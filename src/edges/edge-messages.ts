@@ -26,10 +26,14 @@ export function describeTarget(target: EdgeTarget): string {
       return `a DNS query for ${JSON.stringify(target.host.slice(0, 100))} was made`;
     case "http":
       return `${target.method} ${cut(target.url)} was sent`;
+    case "socket":
+      return `a connection to the Unix socket ${cut(target.path)} was opened`;
     case "worker":
       return "a worker thread was started (tooltrace cannot see what it sends)";
     case "process":
-      return `the child process \`${commandName(target.command)}\` was started (tooltrace cannot see what it sends)`;
+      return target.programs === undefined
+        ? `the child process \`${commandName(target.command)}\` was started (tooltrace cannot see what it sends)`
+        : `the shell command \`${cut(target.command)}\` was started (it runs ${[...new Set(target.programs)].join(", ")}; tooltrace cannot see what they send)`;
   }
 }
 

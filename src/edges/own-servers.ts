@@ -1,4 +1,5 @@
 import type { Server } from "node:net";
+import { resolve } from "node:path";
 import { isLoopback } from "../base/hosts.js";
 
 interface HandleSource {
@@ -36,4 +37,15 @@ function normalise(address: string): string {
 /** `localhost` resolves to whichever loopback address the server took. */
 function isLocalhostName(host: string): boolean {
   return host === "localhost" || host.endsWith(".localhost");
+}
+
+/** Whether a server of this process listens on the Unix socket (or named pipe) at `path`. */
+export function listensAtPath(path: string): boolean {
+  const handles = (process as unknown as HandleSource)._getActiveHandles?.() ?? [];
+  return handles.some((handle) => {
+    const server = handle as Partial<Server>;
+    if (typeof server.address !== "function" || server.listening !== true) return false;
+    const bound = server.address();
+    return typeof bound === "string" && resolve(bound) === path;
+  });
 }

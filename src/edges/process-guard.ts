@@ -2,6 +2,7 @@ import type * as ChildProcesses from "node:child_process";
 import type * as WorkerThreads from "node:worker_threads";
 import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
 import { edgeError } from "./edge-error.js";
+import { programsOf } from "./shell-programs.js";
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -35,7 +36,7 @@ export function guardChildProcesses(childProcess: typeof ChildProcesses, patchEx
   const spawn = proto.spawn as Method;
   proto.spawn = function guardedSpawn(this: unknown, ...args: unknown[]) {
     const options = args[0] as { file?: unknown; args?: unknown } | undefined;
-    const refusal = refuseAtEdge(processTarget(commandOf(options?.file, options?.args)));
+    const refusal = refuseAtEdge(processTarget(options?.file, options?.args));
     if (refusal !== undefined) throw edgeError(refusal);
     return spawn.apply(this, args);
   };
@@ -44,7 +45,7 @@ export function guardChildProcesses(childProcess: typeof ChildProcesses, patchEx
   if (binding !== undefined && typeof spawnSync === "function") {
     binding.spawn = function guardedSpawnSync(this: unknown, ...args: unknown[]) {
       const options = args[0] as { file?: unknown; args?: unknown } | undefined;
-      const refusal = refuseAtEdge(processTarget(commandOf(options?.file, options?.args)));
+      const refusal = refuseAtEdge(processTarget(options?.file, options?.args));
       if (refusal !== undefined) throw edgeError(refusal);
       return spawnSync.apply(this, args);
     };
@@ -53,8 +54,11 @@ export function guardChildProcesses(childProcess: typeof ChildProcesses, patchEx
   for (const name of ["spawnSync", "execSync", "execFileSync"] as const) {
     const original = childProcess[name] as unknown as Method;
     patchExport(name, function guardedSync(this: unknown, ...args: unknown[]) {
-      const command = typeof args[0] === "string" ? (name === "execSync" ? args[0].trim().split(/\s+/)[0] : args[0]) : undefined;
-      const refusal = refuseAtEdge(processTarget(command));
+      const target: EdgeTarget =
+        name === "execSync" && typeof args[0] === "string"
+          ? { channel: "process", command: args[0], programs: programsOf(args[0]) }
+          : processTarget(args[0], undefined);
+      const refusal = refuseAtEdge(target);
       if (refusal !== undefined) throw edgeError(refusal);
       return original.apply(this, args);
     });
@@ -69,13 +73,14 @@ function spawnSyncBinding(): { spawn?: Method } | undefined {
   }
 }
 
-/** The program a spawn runs: for a shell's `-c` (what `exec` starts), the command it was given. */
-function commandOf(file: unknown, args: unknown): unknown {
-  if (!Array.isArray(args) || typeof file !== "string" || !/(^|[\\/])(ba|z|da)?sh$|cmd\.exe$/i.test(file)) return file;
-  const script = args.find((arg, i) => i > 0 && typeof arg === "string" && !arg.startsWith("-") && !arg.startsWith("/"));
-  return typeof script === "string" ? (script.trim().split(/\s+/)[0] ?? file) : file;
+/** What a spawn runs: the program, and for a shell's `-c` (what `exec` and `shell: true` start), every program of its script. */
+function processTarget(file: unknown, args: unknown): EdgeTarget {
+  const program = typeof file === "string" ? file : "unknown";
+  if (!Array.isArray(args) || !SHELL.test(program)) return { channel: "process", command: program };
+  const flag = args.findIndex((arg, i) => i > 0 && typeof arg === "string" && /^(-[a-z]*c[a-z]*|\/d|\/s|\/c)$/i.test(arg));
+  const script = flag === -1 ? undefined : args[flag + 1];
+  if (typeof script !== "string") return { channel: "process", command: program };
+  return { channel: "process", command: script, programs: programsOf(script) };
 }
 
-function processTarget(command: unknown): EdgeTarget {
-  return { channel: "process", command: typeof command === "string" ? command : "unknown" };
-}
+const SHELL = /(^|[\\/])((ba|z|da|k|fi)?sh|cmd\.exe)$/i;

@@ -5,6 +5,7 @@ import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
 import { edgeError, noStrictSession } from "./edge-error.js";
 import { hermeticIsOn } from "./hermetic.js";
 import { nativeHandleClasses } from "./native-handles.js";
+import { guardPipeHandles } from "./pipe-guard.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a patched method keeps whatever `this` its class gives it.
 type Method = (this: any, ...args: unknown[]) => unknown;
@@ -33,7 +34,8 @@ const WRITES = ["writev", "writeBuffer", "writeAsciiString", "writeUtf8String", 
  * the refusal as its error. Installed by the setup file, before the test's modules load.
  */
 export function guardTcpHandles(): void {
-  const { tcp } = nativeHandleClasses();
+  const { tcp, pipe } = nativeHandleClasses();
+  if (pipe !== undefined) guardPipeHandles(pipe);
   for (const name of ["connect", "connect6"]) guardConnect(tcp, name);
   for (const name of WRITES) guardWrite(tcp, name, (handle) => handle);
 }

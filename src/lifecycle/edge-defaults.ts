@@ -1,3 +1,4 @@
+import { resolve, sep } from "node:path";
 import { usageError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { type HostRule, parseHostRules } from "../base/hosts.js";
@@ -11,7 +12,7 @@ export function setPluginAllowHosts(hosts: unknown): void {
 }
 
 /** A strict session's edge policy: the run's hosts and its own, and the processes it allows. */
-export function edgePolicyOf(allowHosts: unknown, allowProcesses: unknown): EdgePolicy {
+export function edgePolicyOf(allowHosts: unknown, allowProcesses: unknown, allowSockets?: unknown): EdgePolicy {
   const own = parseHostRules(allowHosts, "createSession({ allowHosts })");
   if (
     allowProcesses !== undefined &&
@@ -22,5 +23,19 @@ export function edgePolicyOf(allowHosts: unknown, allowProcesses: unknown): Edge
       'createSession({ allowProcesses }): pass true (any worker thread or child process) or the command names to allow, e.g. ["git"].',
     );
   }
-  return { allowHosts: [...defaults.allowHosts, ...own], allowProcesses: (allowProcesses as EdgePolicy["allowProcesses"]) ?? false };
+  if (
+    allowSockets !== undefined &&
+    !(Array.isArray(allowSockets) && allowSockets.every((path) => typeof path === "string" && path !== ""))
+  ) {
+    throw usageError(
+      'createSession({ allowSockets }): pass the paths of the Unix sockets to allow, e.g. ["/var/run/postgresql/.s.PGSQL.5432"] (one ending in "/" allows every socket under it).',
+    );
+  }
+  return {
+    allowHosts: [...defaults.allowHosts, ...own],
+    allowProcesses: (allowProcesses as EdgePolicy["allowProcesses"]) ?? false,
+    allowSockets: ((allowSockets as readonly string[] | undefined) ?? []).map((path) =>
+      path.endsWith("/") ? `${resolve(path)}${sep}` : resolve(path),
+    ),
+  };
 }

@@ -6,6 +6,8 @@ export interface EdgePolicy {
   readonly allowHosts: readonly HostRule[];
   /** `true`: any worker thread or child process; a list: child processes by command name. */
   readonly allowProcesses: boolean | readonly string[];
+  /** Unix-domain sockets by absolute path; one ending in the path separator allows every socket under it. */
+  readonly allowSockets: readonly string[];
 }
 
 /** What any session lets out while the run is hermetic (see `refuseAtEdge`). */

@@ -96,7 +96,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   // Recording means letting the real thing run: a strict session records too.
   const recording = cassette !== undefined && !cassette.replaying;
   checkCatchable(options, name, strict, recording, cassette);
-  const policy = edgePolicyOf(allowHostsWith(options.allowHosts, options.agent), options.allowProcesses);
+  const policy = edgePolicyOf(allowHostsWith(options.allowHosts, options.agent), options.allowProcesses, options.allowSockets);
   const edges = strict && !recording ? policy : undefined;
   if (edges !== undefined) installStrictGuards();
   const tools = bindTools(options.tools, options.subagents, strict && !recording);

@@ -115,6 +115,12 @@ export interface SessionOptions<TMessage = unknown> {
    */
   readonly allowProcesses?: boolean | readonly string[];
   /**
+   * Unix-domain sockets a strict session lets its turns connect to (a local database, the Docker socket), by
+   * path; one ending in `/` allows every socket under it. A socket a server of this process listens on is
+   * always allowed. Default: none. The hermetic run leaves them open (they stay on the machine).
+   */
+  readonly allowSockets?: readonly string[];
+  /**
    * Steps that see every interaction (tool, model, HTTP) before the stubs do, Koa-style: answer it, rewrite
    * its input with `next(input)`, or transform what `next()` returned. The trace records who changed what.
    * The building block of middleware.

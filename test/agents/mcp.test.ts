@@ -137,10 +137,11 @@ describe("tools reached through an MCP client's callTool are caught at the clien
 
   test("without the session the client is untouched; after it, restored", async () => {
     const client = await tasksServer([]);
-    const original = client.callTool;
+    const original = client.request;
     const session = createSession({ agent: () => "", tools: await mcpTools(client, { server: "tasks" }) });
-    expect(client.callTool).not.toBe(original);
+    // Caught at the request layer, where every tools/call goes.
+    expect(client.request).not.toBe(original);
     session.close();
-    expect(client.callTool).toBe(original);
+    expect(client.request).toBe(original);
   });
 });

@@ -8,12 +8,16 @@ import { projectInstalled } from "../fixtures/installed-project.js";
 
 const root = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
-const DOCS = [
-  "README.md",
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`),
-];
+// The compatibility runs work on copies without the documents: what they show does not depend on Node's version.
+const hasDocs = existsSync(join(root, "docs"));
+const DOCS = hasDocs
+  ? [
+      "README.md",
+      ...readdirSync(join(root, "docs"))
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => `docs/${name}`),
+    ]
+  : [];
 
 /** A fenced block of TypeScript or YAML: the file its first line names, and its text. */
 interface Example {
@@ -143,7 +147,7 @@ function projectFor(doc: string, examples: readonly Example[]): string {
   return project;
 }
 
-describe.skipIf(!projectInstalled)("every example of the README and docs/ runs as written", () => {
+describe.skipIf(!projectInstalled || !hasDocs)("every example of the README and docs/ runs as written", () => {
   test("no line of the README or docs/ is over 120 characters", () => {
     const long = DOCS.flatMap((doc) =>
       readFileSync(join(root, doc), "utf8")
