@@ -1,3 +1,4 @@
+import { oneLine } from "../src/base/excerpt.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
@@ -14,7 +15,7 @@ export function toSucceed(this: MatcherContext, received: unknown): MatcherResul
   const problems: string[] = [];
   for (const turn of trace.turns) {
     if (turn.status === "failed")
-      problems.push(`turn ${turn.index} failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}`);
+      problems.push(`turn ${turn.index} failed: ${turn.error ? oneLine(`${turn.error.name}: ${turn.error.message}`) : "unknown error"}`);
     if (turn.status === "running") problems.push(`turn ${turn.index} is still running`);
     problems.push(...turn.violations);
   }

@@ -1,4 +1,4 @@
-import { compactJson } from "../../src/base/excerpt.js";
+import { compactJson, oneLine } from "../../src/base/excerpt.js";
 import type { ModelCall, Turn } from "../../src/trace/types.js";
 
 /** The "Model calls:" section of a failure message: the turns' model calls, numbered. */
@@ -11,7 +11,7 @@ export function modelCallsSection(turns: readonly Turn[]): string {
 function formatModelCall(call: ModelCall): string {
   const tools = offeredTools(call);
   const reply = call.error
-    ? `failed: ${call.error.message}`
+    ? `failed: ${oneLine(call.error.message)}`
     : [
         call.reply.text ? compactJson(call.reply.text, 60) : "",
         ...call.reply.toolCalls.map((tc) => `${tc.name}(${compactJson(tc.input, 40)})`),

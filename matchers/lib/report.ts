@@ -1,3 +1,4 @@
+import { noWorkflowCommands } from "../../src/base/excerpt.js";
 import { formatToolCalls } from "../../src/trace/format.js";
 import type { ToolCall } from "../../src/trace/types.js";
 import { hint, type MatcherContext } from "./matcher-context.js";
@@ -10,13 +11,11 @@ export function reportSections(
   received: string,
   sections: readonly string[],
 ): string {
-  return [
-    hint(context, matcher),
-    "",
-    `Expected: ${expected}`,
-    `Received: ${received}`,
-    ...sections.flatMap((section) => ["", section]),
-  ].join("\n");
+  return noWorkflowCommands(
+    [hint(context, matcher), "", `Expected: ${expected}`, `Received: ${received}`, ...sections.flatMap((section) => ["", section])].join(
+      "\n",
+    ),
+  );
 }
 
 /** The most calls a failure lists; a longer turn shows its first and last ones and counts the rest. */

@@ -1,11 +1,12 @@
 import { withoutOwnFrames } from "./call-site.js";
+import { noWorkflowCommands } from "./excerpt.js";
 
 /** Every message tooltrace writes starts with this prefix. */
 export const PREFIX = "[tooltrace]";
 
 /** A message as tooltrace writes it: the prefix, what happened, and what to do on a `Fix:` line of its own. */
 export function message(problem: string, fix?: string): string {
-  return `${PREFIX} ${problem}${fix ? `\n  Fix: ${fix}` : ""}`;
+  return noWorkflowCommands(`${PREFIX} ${problem}${fix ? `\n  Fix: ${fix}` : ""}`);
 }
 
 /** A wrong argument to a tooltrace function, with the message tooltrace writes. */

@@ -22,3 +22,19 @@ export function compactJson(value: unknown, max = 120): string {
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`;
 }
+
+/**
+ * `text` on one line, its line breaks escaped as GitHub documents for workflow commands (`%0D`, `%0A`): what a
+ * tool, a page or a model wrote never starts a line of tooltrace's output, where CI reads `::error` and `::add-mask`.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+/**
+ * `text` with no line that CI would read as a workflow command: a line starting with `::` once its indent is
+ * trimmed (as GitHub's runner trims it) gets a zero-width space between the colons, which shows the same.
+ */
+export function noWorkflowCommands(text: string): string {
+  return text.includes("::") ? text.replace(/^(\s*):(?=:)/gm, "$1:\u200b") : text;
+}

@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
 import { captureUserFrame } from "../base/call-site.js";
+import { oneLine } from "../base/excerpt.js";
 import type { EdgeTarget } from "./edge-decision.js";
 
 /** The providers' API hosts, named in a refusal: a request to one is a model call the test did not script. */
@@ -32,8 +33,8 @@ export function describeTarget(target: EdgeTarget): string {
       return "a worker thread was started (tooltrace cannot see what it sends)";
     case "process":
       return target.programs === undefined
-        ? `the child process \`${commandName(target.command)}\` was started (tooltrace cannot see what it sends)`
-        : `the shell command \`${cut(target.command)}\` was started (it runs ${[...new Set(target.programs)].join(", ")}; tooltrace cannot see what they send)`;
+        ? `the child process \`${oneLine(commandName(target.command))}\` was started (tooltrace cannot see what it sends)`
+        : `the shell command \`${oneLine(cut(target.command))}\` was started (it runs ${[...new Set(target.programs)].join(", ")}; tooltrace cannot see what they send)`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { StubConfigError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
+import { compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
 
 /** A tool mock in evalview's schema: the tool, a subset of its parameters, and what it returns or raises. */
 export interface YamlToolMock {
@@ -202,10 +203,12 @@ function range(
     fail(at, `a number from ${min} to ${max}; got ${compactJson(value, 30)}.`, fix);
 }
 
-function regex(pattern: string, at: string, fail: (pointer: string, problem: string) => never): void {
+/** A `regex: true` pattern runs on the linear-time engine of stub patterns: no prompt or URL can block the worker. */
+function regex(pattern: string, at: string, fail: (pointer: string, problem: string, fix?: string) => never): void {
   try {
-    new RegExp(pattern);
+    compilePattern(pattern);
   } catch (error) {
-    fail(at, `not a valid regular expression: ${(error as Error).message}.`);
+    if (error instanceof PatternRefused) fail(at, error.message, error.fix);
+    throw error;
   }
 }

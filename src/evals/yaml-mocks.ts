@@ -5,6 +5,7 @@ import type { Middleware } from "../middleware/types.js";
 import { resolveReply } from "../model/resolve-reply.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { Step } from "../pipeline/types.js";
+import { compilePattern } from "../stubs/pattern/compile-pattern.js";
 import { createRuleSet } from "../stubs/rule-set.js";
 import type { MatchSchema, ToolStub, ToolStubMatch } from "../stubs/types.js";
 import { type YamlEvalCase, type YamlToolMock, yamlError } from "./yaml-case.js";
@@ -89,7 +90,7 @@ function toHttpMock(mock: NonNullable<NonNullable<YamlEvalCase["mocks"]>["http_m
 
 function responseStep(mocks: NonNullable<NonNullable<YamlEvalCase["mocks"]>["response_mocks"]>): Step {
   const tests = mocks.map((mock) => {
-    const pattern = mock.regex === true ? new RegExp(mock.match_prompt) : undefined;
+    const pattern = mock.regex === true ? compilePattern(mock.match_prompt) : undefined;
     return (prompt: string) => (pattern ? pattern.test(prompt) : prompt.includes(mock.match_prompt));
   });
   let calls = 0;

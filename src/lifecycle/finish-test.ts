@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { noWorkflowCommands } from "../base/excerpt.js";
 import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
@@ -33,7 +34,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     const policy = report.unusedRules ?? defaultPolicy;
     const line = `${report.name}: stub rules never used: ${report.unusedRuleIds.join(", ")}. Remove them, or assert the calls you expect with toHaveCalledTool.`;
     if (policy === "error") errors.push(line);
-    else if (policy === "warn") warnings.push(`${PREFIX} ${line}`);
+    else if (policy === "warn") warnings.push(noWorkflowCommands(`${PREFIX} ${line}`));
   }
   const meta: TooltraceTaskMeta = {
     version: TRACE_FORMAT_VERSION,
@@ -51,7 +52,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
   const failure =
     errors.length === 0
       ? undefined
-      : new Error(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`);
+      : new Error(noWorkflowCommands(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`));
   // The test's own line (where the session's turn was sent, or a refusal's line) rather than tooltrace's hook.
   const at = site ?? lineIn(refusals[0]);
   if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;

@@ -1,4 +1,5 @@
 import { PREFIX } from "../base/errors.js";
+import { noWorkflowCommands } from "../base/excerpt.js";
 import { globalSingleton } from "../base/global-state.js";
 
 /** A call that arrived after its session closed, and the test file that session belongs to. */
@@ -16,7 +17,7 @@ const state = globalSingleton("lateCalls", () => ({ reports: [] as LateCallRepor
  * has already finished is failed by the main process (see `takeOrphanLateCalls`). Never another file.
  */
 export function reportLateCall(message: string, file: string | undefined): void {
-  const line = `${PREFIX} ${message}`;
+  const line = noWorkflowCommands(`${PREFIX} ${message}`);
   state.reports.push({ file, line });
   console.warn(file === undefined ? line : `${line}\n  (from ${file})`);
 }

@@ -1,3 +1,4 @@
+import { noWorkflowCommands, oneLine } from "../base/excerpt.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { formatToolCalls } from "../trace/format.js";
 import type { ToolCall } from "../trace/types.js";
@@ -11,18 +12,18 @@ export function conversationText(meta: TooltraceTaskMeta): string {
     );
     for (const run of trials.runs)
       lines.push(
-        `  #${run.index} seed ${run.seed} ${run.passed ? "passed" : `failed: ${run.reason ?? ""}`} · ${run.path.join(" → ") || "(no tool calls)"}`,
+        `  #${run.index} seed ${run.seed} ${run.passed ? "passed" : `failed: ${oneLine(run.reason ?? "")}`} · ${run.path.join(" → ") || "(no tool calls)"}`,
       );
   }
   for (const session of meta.sessions) {
     lines.push(`${session.name}${session.strict ? " (strict)" : ""}`);
-    for (const violation of session.violations) lines.push(`  violation: ${violation}`);
+    for (const violation of session.violations) lines.push(`  violation: ${violation.replace(/\r?\n/g, "\n    ")}`);
     for (const turn of session.turns) {
-      lines.push(`  user: ${turn.userMessage}`);
+      lines.push(`  user: ${oneLine(turn.userMessage)}`);
       lines.push(formatToolCalls(turn.toolCalls as unknown as readonly ToolCall[], "    "));
-      lines.push(turn.error ? `  failed: ${turn.error.name}: ${turn.error.message}` : `  agent: ${turn.text}`);
+      lines.push(turn.error ? `  failed: ${oneLine(`${turn.error.name}: ${turn.error.message}`)}` : `  agent: ${oneLine(turn.text)}`);
       lines.push(`  (${turn.modelCalls.length} model calls, ${turn.usage.totalTokens} tokens)`);
     }
   }
-  return lines.join("\n");
+  return noWorkflowCommands(lines.join("\n"));
 }

@@ -1,5 +1,5 @@
 import { PREFIX } from "../base/errors.js";
-import { compactJson } from "../base/excerpt.js";
+import { compactJson, oneLine } from "../base/excerpt.js";
 import type { AnswerSource, HttpCall, Interaction, ModelCall, ToolCall } from "./types.js";
 
 /** `stub "tasks" #2`, `real tool`, ... */
@@ -67,7 +67,7 @@ function describeModelCall(call: ModelCall): string {
 /** One HTTP exchange as a line. */
 export function formatHttpCall(call: HttpCall): string {
   const result =
-    call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${call.error.message}` : call.status;
+    call.statusCode !== undefined ? String(call.statusCode) : call.error ? `${call.status}: ${oneLine(call.error.message)}` : call.status;
   return `${call.method} ${call.url} → ${result} [${formatSource(call.answeredBy, "http")}]`;
 }
 
@@ -79,5 +79,5 @@ function firstSentence(text: string): string {
   const bare = text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text;
   const end = bare.search(/[.!?](\s|$)/);
   const sentence = end === -1 ? bare : bare.slice(0, end + 1);
-  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+  return oneLine(sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence);
 }

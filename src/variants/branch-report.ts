@@ -1,3 +1,4 @@
+import { noWorkflowCommands, oneLine } from "../base/excerpt.js";
 /** One run as the branch report prints it. */
 export interface BranchRun {
   readonly index: number;
@@ -38,7 +39,7 @@ export function branchReport(name: string, runs: readonly BranchRun[], applied: 
   for (const run of runs) {
     const branch = branches.get(run.path.join("\u0000"));
     const tokens = run.tokens !== undefined ? ` ${run.tokens} tokens` : "";
-    const verdict = run.passed ? "✓" : `✗ ${run.reason ?? ""}`.trimEnd();
+    const verdict = run.passed ? "✓" : `✗ ${oneLine(run.reason ?? "")}`.trimEnd();
     lines.push(`    · #${run.index} branch=${branch}${tokens} ${Math.round(run.durationMs)}ms ${verdict}`);
   }
   lines.push("  Branches:");
@@ -46,5 +47,5 @@ export function branchReport(name: string, runs: readonly BranchRun[], applied: 
     const steps = key === "" ? [] : key.split("\u0000");
     lines.push(`    · ${branch}: ${steps.length === 0 ? "(no tool calls)" : steps.map((step, i) => `step-${i}:${step}`).join(" → ")}`);
   }
-  return lines.join("\n");
+  return noWorkflowCommands(lines.join("\n"));
 }

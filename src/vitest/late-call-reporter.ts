@@ -1,3 +1,4 @@
+import { noWorkflowCommands } from "../base/excerpt.js";
 import type { LateCallReport } from "../lifecycle/late-calls.js";
 
 /** Where a test file's task carries the late calls of files that had already ended when they arrived. */
@@ -24,7 +25,7 @@ export function lateCallReporter(): { onTestModuleEnd(module: ReportedModule): v
     const target = report.file === undefined ? undefined : ended.get(report.file);
     const error = { name: "Error", message: `call arrived after its test file ended:\n- ${report.line}` };
     if (target === undefined) {
-      console.error(`${error.message}\n  (from ${report.file ?? "an unknown file"})`);
+      console.error(noWorkflowCommands(`${error.message}\n  (from ${report.file ?? "an unknown file"})`));
       process.exitCode = 1;
       return;
     }

@@ -2,6 +2,7 @@
  * What the plugin's setup file does, given the `vitest` module: built as CommonJS too, which a test file's
  * process loads in a third of the time an ES module graph takes (see `setup.ts`).
  */
+import { noWorkflowCommands } from "../base/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
@@ -72,6 +73,6 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
           ]
         : []),
     ];
-    if (problems.length > 0) throw new Error(problems.join("\n"));
+    if (problems.length > 0) throw new Error(noWorkflowCommands(problems.join("\n")));
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, test } from "vitest";
 import { message, usageError } from "../base/errors.js";
+import { noWorkflowCommands } from "../base/excerpt.js";
 import { readYamlEvalFile } from "../evals/yaml-file.js";
 import { yamlSessionParts } from "../evals/yaml-mocks.js";
 import { type EvalAgentFactory, runYamlCase } from "../evals/yaml-run.js";
@@ -50,7 +51,7 @@ export function defineYamlEvals(module: YamlEvalsModule): void {
       const variants = envNumber("TOOLTRACE_VARIANTS") ?? evalCase.mocks?.variants ?? module.defaults.variants ?? 1;
       const seed = envNumber("TOOLTRACE_SEED") ?? evalCase.mocks?.seed ?? module.defaults.seed ?? 1;
       const result = await runYamlCase(module.file, evalCase, factory, { variants, seed });
-      console.log(result.report);
+      console.log(noWorkflowCommands(result.report));
       if (!result.ok)
         throw new Error(
           message(`YAML eval "${evalCase.name}": ${result.trials.passed} of ${result.trials.count} variants passed.\n${result.report}`),

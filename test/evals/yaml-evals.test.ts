@@ -122,4 +122,49 @@ mocks:
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
     expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
   });
+
+  test("a regex response mock runs in linear time: a crafted prompt against `(a+)+$` cannot block the worker", async () => {
+    // On V8's engine this prompt kept the worker busy past 60 s, and the test's timeout could not stop it.
+    const { code, output } = await runYaml(
+      "redos.eval.yaml",
+      `name: redos
+adapter: anthropic
+input: { query: "${"a".repeat(33)}!" }
+thresholds: { min_pass_rate: 0 }
+mocks:
+  response_mocks:
+    - { match_prompt: "(a+)+$", regex: true, returns: never }
+`,
+      { FIXTURE_HESITATE: "0" },
+    );
+    expect(output).toContain("Tests  1 passed (1)");
+    expect(code).toBe(0);
+    const lookbehind = await runYaml(
+      "lookbehind.eval.yaml",
+      'name: lb\ninput: { query: hi }\nmocks: { response_mocks: [ { match_prompt: "(?<=a)b", regex: true, returns: x } ] }\n',
+    );
+    expect(lookbehind.output).toMatch(/case "lb" at \/mocks\/response_mocks\/0\/match_prompt: "\(\?<=a\)b" uses the lookbehind/);
+  });
+
+  test("alias bombs, tags and oversized files are tooltrace errors naming the file and the line", async () => {
+    const levels = ["a: &a [x,x,x,x,x,x,x,x,x,x]"];
+    for (let i = 1; i < 6; i++)
+      levels.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(i === 1 ? "*a" : `*l${i - 1}`)
+          .join(",")}]`,
+      );
+    const bomb = await runYaml("bomb.eval.yaml", `name: bomb\ninput: { query: hi }\n${levels.join("\n")}\n`);
+    expect(bomb.output).toMatch(
+      /bomb\.eval\.yaml: its aliases \(the first at line 4\) expand more than 100 times: refused as an alias bomb/,
+    );
+    expect(bomb.output).not.toContain("Excessive alias count");
+    const tag = await runYaml("tag.eval.yaml", 'name: tag\ninput: { query: !!js/function "function () { return 1 }" }\n');
+    expect(tag.output).toMatch(
+      /tag\.eval\.yaml: a tag tooltrace does not resolve at line 2, column 17 \(tag:yaml\.org,2002:js\/function\)/,
+    );
+    expect(tag.output).toContain("Fix: remove the tag and write the value as plain YAML.");
+    const big = await runYaml("big.eval.yaml", `name: big\ninput: { query: "${"x".repeat(1_100_000)}" }\n`);
+    expect(big.output).toMatch(/big\.eval\.yaml: the file is 1\.1 MB; a YAML eval is read whole, up to 1 MB\./);
+  });
 });
