@@ -1,4 +1,5 @@
 import { noWorkflowCommands } from "../../src/base/excerpt.js";
+import { redactReportText } from "../../src/secrets/report-redaction.js";
 import { formatToolCalls } from "../../src/trace/format.js";
 import type { ToolCall } from "../../src/trace/types.js";
 import { hint, type MatcherContext } from "./matcher-context.js";
@@ -12,8 +13,10 @@ export function reportSections(
   sections: readonly string[],
 ): string {
   return noWorkflowCommands(
-    [hint(context, matcher), "", `Expected: ${expected}`, `Received: ${received}`, ...sections.flatMap((section) => ["", section])].join(
-      "\n",
+    redactReportText(
+      [hint(context, matcher), "", `Expected: ${expected}`, `Received: ${received}`, ...sections.flatMap((section) => ["", section])].join(
+        "\n",
+      ),
     ),
   );
 }

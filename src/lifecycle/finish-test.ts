@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { noWorkflowCommands } from "../base/excerpt.js";
+import { redactForReport, redactReportText } from "../secrets/report-redaction.js";
 import { PREFIX } from "../base/errors.js";
 import type { TestScope } from "./scope.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
@@ -36,7 +37,8 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     if (policy === "error") errors.push(line);
     else if (policy === "warn") warnings.push(noWorkflowCommands(`${PREFIX} ${line}`));
   }
-  const meta: TooltraceTaskMeta = {
+  // What reports and CI logs get of the test: redacted once, here, where the secrets the requests carried are known.
+  const meta: TooltraceTaskMeta = redactForReport({
     version: TRACE_FORMAT_VERSION,
     sessions: reports.map((report) => ({
       name: report.name,
@@ -48,11 +50,15 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
       ...(report.cassette ? { cassette: report.cassette } : {}),
     })),
     ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
-  };
+  });
   const failure =
     errors.length === 0
       ? undefined
-      : new Error(noWorkflowCommands(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`));
+      : new Error(
+          noWorkflowCommands(
+            redactReportText(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`),
+          ),
+        );
   // The test's own line (where the session's turn was sent, or a refusal's line) rather than tooltrace's hook.
   const at = site ?? lineIn(refusals[0]);
   if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;

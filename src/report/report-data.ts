@@ -1,4 +1,6 @@
+import { relative, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { redactForReport, redactReportText } from "../secrets/report-redaction.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 
@@ -51,16 +53,21 @@ export function reportTest(testCase: ReportedCase): ReportTest {
   const duration = testCase.diagnostic()?.duration;
   return {
     id: testCase.id,
-    file: testCase.module.moduleId,
+    file: projectPath(testCase.module.moduleId),
     fullName: testCase.fullName,
     state,
     ...(duration !== undefined ? { durationMs: duration } : {}),
-    errors: (result.errors ?? []).map((error) => stripVTControlCharacters(error.message ?? error.stack ?? "")),
-    ...(meta !== undefined ? { meta } : {}),
+    errors: (result.errors ?? []).map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
+    ...(meta !== undefined ? { meta: redactForReport(meta) } : {}),
   };
 }
 
 /** The report of a run. */
 export function reportData(tests: readonly ReportTest[]): ReportData {
   return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests };
+}
+
+/** A test file as reports show it: relative to the folder Vitest ran in, so a CI artifact never shows the runner's layout. */
+function projectPath(file: string): string {
+  return relative(process.cwd(), file).split(sep).join("/") || file;
 }

@@ -13,8 +13,11 @@ const KEY_FORMATS: readonly [string, RegExp][] = [
   ["a private key", /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
 ];
 
-/** Where a well-known key format remains in `document`, and what it looks like; `undefined` when none does. */
-export function findLeak(document: unknown): { readonly pointer: string; readonly kind: string } | undefined {
+/** Where a well-known key format remains in `document` (each object as `asRead` shows it), and what it looks like; `undefined` when none does. */
+export function findLeak(
+  document: unknown,
+  asRead: (value: object) => object = (value) => value,
+): { readonly pointer: string; readonly kind: string } | undefined {
   const stack: [unknown, string][] = [[document, ""]];
   while (stack.length > 0) {
     const [value, pointer] = stack.pop() as [unknown, string];
@@ -24,7 +27,7 @@ export function findLeak(document: unknown): { readonly pointer: string; readonl
     } else if (Array.isArray(value)) {
       for (const [index, item] of value.entries()) stack.push([item, `${pointer}/${index}`]);
     } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
+      for (const [key, item] of Object.entries(asRead(value))) {
         const kind = formatOf(key);
         if (kind !== undefined) return { pointer: `${pointer}/${pointerToken(key)}`, kind };
         stack.push([item, `${pointer}/${pointerToken(key)}`]);

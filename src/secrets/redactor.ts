@@ -2,6 +2,7 @@ import { TooltraceError } from "../base/errors.js";
 import { toJsonValue } from "../trace/json-value.js";
 import { environmentSecrets, knownSecrets, secretsVersion } from "./known-secrets.js";
 import { findLeak } from "./leak-scan.js";
+import { redactMultipart } from "./redact-multipart.js";
 import { REDACTED, type RedactionRules, redactText, redactUrl, secretField } from "./redact-text.js";
 
 export { REDACTED } from "./redact-text.js";
@@ -70,17 +71,34 @@ export class Redactor {
     return kept;
   }
 
-  /** A text body: JSON redacted field by field, a form body (`a=1&b=2`) by name; other text as free text. */
+  /** A text body: JSON redacted field by field, a form body (`a=1&b=2`, multipart) by name; other text as free text. */
   body(text: string): string {
     const rules = this.rules();
     try {
       return JSON.stringify(this.redactJson(JSON.parse(text), rules));
     } catch {
+      const multipart = redactMultipart(text, rules);
+      if (multipart !== undefined) return redactText(multipart, rules);
       if (!/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)) return redactText(text, rules);
       const form = new URLSearchParams(text);
       for (const name of [...form.keys()]) if (secretField(rules, name, "field")) form.set(name, REDACTED);
       return redactText(form.toString(), rules);
     }
+  }
+
+  /** A body that is not text (an image, a PDF, `application/octet-stream`): every known secret value in its bytes replaced. */
+  bytes(bytes: Uint8Array): Uint8Array {
+    const { values } = this.rules();
+    // Latin-1 maps each byte to one character and back: the bytes around a replaced value stay as they were.
+    let text = Buffer.from(bytes).toString("latin1");
+    let changed = false;
+    for (const value of values) {
+      const needle = Buffer.from(value, "utf8").toString("latin1");
+      if (!text.includes(needle)) continue;
+      text = text.split(needle).join(REDACTED);
+      changed = true;
+    }
+    return changed ? new Uint8Array(Buffer.from(text, "latin1")) : bytes;
   }
 
   /**
@@ -90,7 +108,7 @@ export class Redactor {
   checked<T>(document: T): T {
     const rules = this.rules();
     const redacted = this.strings(document, rules) as T;
-    const leak = findLeak(redacted);
+    const leak = findLeak(redacted, decodedBodies);
     if (leak !== undefined) {
       throw new TooltraceError(
         `it would keep what looks like ${leak.kind} at ${leak.pointer || "/"}.`,
@@ -104,10 +122,16 @@ export class Redactor {
     if (typeof value === "string") return redactText(value, rules);
     if (Array.isArray(value)) return value.map((item) => this.strings(item, rules));
     if (value === null || typeof value !== "object") return value;
-    // Bytes in base64 are no text: a replaced run inside them would corrupt the body on replay.
+    // Bytes in base64 are no text: a replaced run inside them would corrupt the body on replay. They are
+    // redacted as bytes, and the leak scan reads them decoded.
     const bytes = (value as { bodyEncoding?: unknown }).bodyEncoding === "base64";
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, bytes && name === "body" ? item : this.strings(item, rules)]),
+      Object.entries(value).map(([name, item]) => [
+        name,
+        bytes && name === "body" && typeof item === "string"
+          ? Buffer.from(this.bytes(Buffer.from(item, "base64"))).toString("base64")
+          : this.strings(item, rules),
+      ]),
     );
   }
 
@@ -123,7 +147,7 @@ export class Redactor {
     );
   }
 
-  /** A string value: JSON inside it redacted as JSON (re-serialized only if something changed), else as text. */
+  /** A string value: JSON inside it redacted as JSON (re-serialized only if something changed), a multipart body by part, else as text. */
   private redactString(text: string, rules: RedactionRules): string {
     const first = text.trimStart()[0];
     if ((first === "{" || first === "[") && text.length < 1_000_000) {
@@ -135,6 +159,12 @@ export class Redactor {
         // Not JSON after all: text.
       }
     }
-    return redactText(text, rules);
+    return redactText(first === "-" ? (redactMultipart(text, rules) ?? text) : text, rules);
   }
+}
+
+/** What the leak scan reads of a base64 body: its bytes as text. */
+function decodedBodies(value: object): object {
+  const { body, bodyEncoding } = value as { body?: unknown; bodyEncoding?: unknown };
+  return bodyEncoding === "base64" && typeof body === "string" ? { ...value, body: Buffer.from(body, "base64").toString("latin1") } : value;
 }

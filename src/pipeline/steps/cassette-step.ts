@@ -115,7 +115,7 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
           status: response.status,
           headers: cassette.redactor.headers(response.headers),
           ...(text === undefined
-            ? { body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" as const }
+            ? { body: Buffer.from(cassette.redactor.bytes(bytes)).toString("base64"), bodyEncoding: "base64" as const }
             : { body: cassette.redactor.body(text) }),
         });
       }
