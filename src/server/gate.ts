@@ -1,6 +1,6 @@
 import { message, StubConfigError } from "../base/errors.js";
 import type { BoundTools } from "../catchers/bind-tools.js";
-import { RecordedRequest } from "./recorded-request.js";
+import { LINGER_MS, RecordedRequest } from "./recorded-request.js";
 import { RecordedStore } from "./recorded-store.js";
 import { ReplayGuard } from "./replay-guard.js";
 import { GATE_HEADER, verifyToken } from "./token.js";
@@ -48,15 +48,23 @@ export interface GateOptions {
 export class Gate {
   private readonly replays = new ReplayGuard();
   private readonly store = new RecordedStore();
+  /** Requests whose context still holds their rules: ended, and what they left running not yet released. */
+  private readonly live = new Set<RecordedRequest>();
 
   constructor(private readonly options: GateOptions) {}
 
   decide(token: string | undefined, method: string, path: string): GateDecision {
-    if (token === undefined || token === "") return this.options.requireToken ? this.refuse(403, "no token", method, path) : PASS;
+    if (token === undefined || token === "") {
+      if (this.options.requireToken) return this.refuse(403, "no token", method, path);
+      // Another user: what ended requests left running may serve them from now on, for real.
+      this.releaseLingering(undefined);
+      return PASS;
+    }
     const now = Date.now();
     const verified = verifyToken(this.options.secret, token, now);
     if ("refused" in verified) return this.refuse(403, `the token is ${verified.refused}`, method, path);
     const { grant } = verified;
+    this.releaseLingering(grant.sid);
     const admitted = this.replays.admit(grant.jti, grant.exp, now);
     if (admitted === "replayed") return this.refuse(403, "the token was used before (a replay)", method, path);
     if (admitted === "full") return this.refuse(503, "too many live tokens; retry once some expire", method, path);
@@ -65,18 +73,32 @@ export class Gate {
     if (this.store.get(grant.jti, now) !== undefined) return this.refuse(403, "the token was used before (a replay)", method, path);
     let request: RecordedRequest;
     try {
-      request = new RecordedRequest(grant, this.options.tools, `${method} ${path}`, (late) => this.options.log(message(late)));
+      request = new RecordedRequest(
+        grant,
+        this.options.tools,
+        `${method} ${path}`,
+        (late) => this.options.log(message(late)),
+        LINGER_MS,
+        () => this.live.delete(request),
+      );
     } catch (error) {
       if (!(error instanceof StubConfigError)) throw error;
       return answer(400, error.message);
     }
     this.store.add(grant.jti, request, now);
+    this.live.add(request);
     return { kind: "turn", request };
   }
 
   /** Forgets every recorded request. */
   close(): void {
+    for (const request of [...this.live]) request.release();
     this.store.clear();
+  }
+
+  /** Releases the ended requests of every session but `sid` (the same session's next turn keeps them). */
+  private releaseLingering(sid: string | undefined): void {
+    for (const request of [...this.live]) if (request.lingering && request.sid !== sid) request.release();
   }
 
   private calls(sid: string, requestId: string, method: string, path: string, now: number): GateDecision {

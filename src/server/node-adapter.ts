@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { runInTurnContext } from "../pipeline/turn-context.js";
-import { type Gate, GATE_REPLY_HEADERS, type GateReply } from "./gate.js";
+import { CALLS_WAIT_MS, type Gate, GATE_REPLY_HEADERS, type GateReply } from "./gate.js";
 import { TOKEN_HEADER } from "./token.js";
 
 /** A `node:http` request handler: `http.createServer(handler)`. */
@@ -34,8 +34,13 @@ function throughGate(gate: Gate, request: IncomingMessage, response: ServerRespo
     void decision.reply.then((reply) => send(response, reply));
     return undefined;
   }
-  // `close` comes once the response went out, or the connection went away first.
-  response.once("close", () => decision.request.end());
+  // `close` comes once the response went out, or the connection went away first: then the handler still runs,
+  // under the request's rules, until it answers the response it can no longer send (or a bounded time passes).
+  const handlerDone = handlerFinished(response);
+  response.once("close", () => {
+    if (response.writableFinished) decision.request.end();
+    else decision.request.endAfterHandler(handlerDone, CALLS_WAIT_MS);
+  });
   // A handler that reads the body with `request.on("data" | "end")` continues in listeners the socket calls,
   // outside the request's context: the request's and the response's events run inside it.
   const context = decision.request.context;
@@ -51,4 +56,15 @@ function throughGate(gate: Gate, request: IncomingMessage, response: ServerRespo
 function send(response: ServerResponse, reply: GateReply): void {
   if (response.headersSent) return;
   response.writeHead(reply.status, GATE_REPLY_HEADERS).end(reply.body);
+}
+
+/** Settles when the handler ends the response (`end()`, which Express's `send` and `json` call), even unsent. */
+function handlerFinished(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const end = response.end;
+    response.end = function endAndSettle(this: ServerResponse, ...args: Parameters<typeof end>) {
+      resolve();
+      return end.apply(this, args);
+    } as typeof end;
+  });
 }

@@ -20,6 +20,9 @@ export interface RecordedCallsJson {
   readonly violations: readonly string[];
 }
 
+/** How long what a request left running after its response (a timer, `waitUntil`, `after()`) stays under its rules. */
+export const LINGER_MS = 10_000;
+
 /**
  * One request served under a session's rules: a pipeline of its own (the session's stubs, then strict mode
  * for tools), a log with one turn, and the turn context its handler runs in. The server's own model and
@@ -32,11 +35,20 @@ export class RecordedRequest {
   private readonly turn: TurnRecord;
   private readonly pipeline: Pipeline;
   private endedNow = false;
+  private released = false;
+  private lingerTimer: NodeJS.Timeout | undefined;
   private readonly endedPromise: Promise<void>;
   private resolveEnded: () => void = () => undefined;
 
   /** Throws a `StubConfigError` when the rules do not fit the server's tools (validated as `createSession` does). */
-  constructor(grant: TurnGrant, tools: BoundTools, label: string, reportLate: (message: string) => void) {
+  constructor(
+    grant: TurnGrant,
+    tools: BoundTools,
+    label: string,
+    reportLate: (message: string) => void,
+    private readonly lingerMs = LINGER_MS,
+    private readonly onRelease?: () => void,
+  ) {
     this.sid = grant.sid;
     const rules = createRuleSet(grant.stubs, { knownTools: new Set(tools.names.keys()) });
     const steps: Step[] = [stubStep(rules)];
@@ -49,16 +61,42 @@ export class RecordedRequest {
   }
 
   /**
-   * The response went out (or the connection closed). What still runs in the request's context from now on
-   * (a timer, a connection pool it started) serves other users: it runs the real tools, unrecorded. Idempotent.
+   * The request's work is done: its response went out whole (or its handler finished after the client went
+   * away). What it left running (a timer, `waitUntil`, `after()`) still meets its rules, as a local agent's
+   * late calls do: recorded as late, answered by the stubs, refused in strict mode, never the real tool
+   * unless the rules let it. That lasts until {@link release}. Idempotent.
    */
   end(): void {
     if (this.endedNow) return;
     this.endedNow = true;
-    endTurnContext(this.context);
     this.pipeline.asked.settleTurn(this.turn, true);
     this.log.finishTurn(this.turn, "completed");
     this.resolveEnded();
+    this.lingerTimer = setTimeout(() => this.release(), this.lingerMs);
+    this.lingerTimer.unref?.();
+  }
+
+  /**
+   * Ends the request's context for good: what still runs in it from now on (a timer, a connection pool it
+   * started) serves other users, and runs the real tools, unrecorded. Called when another user's request
+   * arrives, or {@link LINGER_MS} after the request ended.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    clearTimeout(this.lingerTimer);
+    endTurnContext(this.context);
+    this.onRelease?.();
+  }
+
+  /** The handler answers the response after its client went away: the request ends when it does, or within `boundMs`. */
+  endAfterHandler(finished: Promise<unknown>, boundMs: number): void {
+    const timer = setTimeout(() => this.end(), boundMs);
+    timer.unref?.();
+    void finished.finally(() => {
+      clearTimeout(timer);
+      this.end();
+    });
   }
 
   /** Resolves when the request has ended, or after `waitMs`, whichever comes first. */
@@ -82,5 +120,10 @@ export class RecordedRequest {
   /** Forgotten by the server: any call still arriving is reported as late. */
   close(): void {
     this.pipeline.close();
+  }
+
+  /** The request ended and its context still holds its rules. */
+  get lingering(): boolean {
+    return this.endedNow && !this.released;
   }
 }

@@ -3,6 +3,7 @@ import { PREFIX, TooltraceError, usageError } from "../base/errors.js";
 import { markWireAgent } from "../catchers/wire-agent.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { currentTurnContext, outsideTurnContext } from "../pipeline/turn-context.js";
+import { withRecordedCalls } from "../session/adopt-recorded.js";
 import { withAgentHosts } from "../session/agent-hosts.js";
 import type { Agent, AgentContext, RecordedCalls } from "../session/types.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
@@ -81,16 +82,20 @@ export function remoteAgent(options: RemoteAgentOptions): Agent<RemoteMessage> {
       const token = sign(settings, { purpose: "turn", sid, jti, strict: context.strict, stubs: rules.stubs });
       const body = JSON.stringify((options.body ?? defaultBody)(message, context.history));
       const response = await send(settings, token, body, context.signal);
-      if (!response.ok) throw await failure(settings, response, "turn");
+      const fetchRecorded = async (): Promise<RecordedCalls> => {
+        const calls = await send(settings, sign(settings, { purpose: "calls", sid, jti: randomId(), for: jti }), undefined, context.signal);
+        const recorded = await recordedCalls(settings, calls);
+        return { ...recorded, interactions: recorded.interactions.map((record) => withOffsets(record, rules.offsets)), startedAfterMs };
+      };
+      if (!response.ok) {
+        const error = await failure(settings, response, "turn");
+        // What the server did before it failed belongs to the failed turn: its calls, its violations.
+        const recorded = response.headers.get(GATE_HEADER) === null ? await fetchRecorded().catch(() => undefined) : undefined;
+        throw recorded === undefined ? error : withRecordedCalls(error, recorded);
+      }
       const read = await (options.reply ?? readReply)(response);
       const reply: RemoteReply = typeof read === "string" ? { text: read } : read;
-      const calls = await send(settings, sign(settings, { purpose: "calls", sid, jti: randomId(), for: jti }), undefined, context.signal);
-      const recorded = await recordedCalls(settings, calls);
-      return {
-        text: reply.text,
-        ...(reply.messages ? { messages: reply.messages } : {}),
-        recorded: { ...recorded, interactions: recorded.interactions.map((record) => withOffsets(record, rules.offsets)), startedAfterMs },
-      };
+      return { text: reply.text, ...(reply.messages ? { messages: reply.messages } : {}), recorded: await fetchRecorded() };
     };
     // The agent's own requests are no calls of the turn's: outside its context, MSW does not record them.
     return outsideTurnContext(exchange);

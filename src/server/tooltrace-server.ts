@@ -1,3 +1,4 @@
+import { catchHttpAtFetch } from "../catchers/fetch-http.js";
 import { usageError } from "../base/errors.js";
 import { type BoundTools, bindTools, type ToolsInput } from "../catchers/bind-tools.js";
 import { type ExpressMiddleware, gateExpress, gateNodeHandler, type NodeHandler } from "./node-adapter.js";
@@ -78,6 +79,8 @@ export function tooltraceServer(options: TooltraceServerOptions = {}): Tooltrace
   }
   const tools: BoundTools = bindTools(options.tools ?? {}, undefined);
   const gate = new Gate({ secret, tools, requireToken: options.requireToken === true, log: options.log ?? ((line) => console.warn(line)) });
+  // The server's own HTTP (what its tools fetch) is recorded in the request's turn, as a local agent's is.
+  catchHttpAtFetch(true);
   return {
     enabled: true,
     hono: () => gateHono(gate),

@@ -7,6 +7,23 @@ import type { RecordedCalls } from "./types.js";
 type AdoptingParts = Pick<SessionParts, "log" | "rules" | "pipeline">;
 
 const KINDS = new Set(["tool", "model", "http"]);
+const RECORDED = Symbol.for("tooltrace.recordedCalls");
+
+/**
+ * An agent's failure carrying the calls its own recorder made before it failed (a deployed agent's server
+ * that answered 5xx): the failed turn keeps them, as a local agent's failed turn keeps its calls.
+ */
+export function withRecordedCalls<E extends Error>(error: E, recorded: RecordedCalls): E {
+  Object.defineProperty(error, RECORDED, { value: recorded, enumerable: false });
+  return error;
+}
+
+/** The calls a failure carries (see {@link withRecordedCalls}). */
+export function recordedCallsOf(error: unknown): RecordedCalls | undefined {
+  return error !== null && typeof error === "object"
+    ? ((error as Record<symbol, RecordedCalls | undefined>)[RECORDED] ?? undefined)
+    : undefined;
+}
 
 /**
  * Writes calls recorded where the agent ran (a deployed agent's server) into `turn`: numbered after the log's

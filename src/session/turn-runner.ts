@@ -6,7 +6,7 @@ import { describePending } from "../trace/format.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { Turn } from "../trace/types.js";
 import type { ToolStub } from "../stubs/types.js";
-import { adoptRecorded } from "./adopt-recorded.js";
+import { adoptRecorded, recordedCallsOf } from "./adopt-recorded.js";
 import { applyReply } from "./apply-reply.js";
 import type { SessionParts } from "./session-parts.js";
 import { TurnAbort } from "./turn-abort.js";
@@ -99,6 +99,8 @@ export class TurnRunner<TMessage> {
       this.history.push(...added);
       log.finishTurn(turn, "completed");
     } catch (error) {
+      const recorded = recordedCallsOf(error);
+      if (recorded !== undefined) adoptRecorded(this.parts, turn, recorded);
       pipeline.asked.settleTurn(turn, false);
       log.finishTurn(turn, "failed", error);
     } finally {

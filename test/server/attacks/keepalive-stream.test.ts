@@ -72,7 +72,7 @@ test("keep-alive: an untokened request after a tokened one on the same socket is
   expect(realRuns).toEqual(["node", "node", "express", "express", "hono", "hono"]);
 });
 
-test("Hono stream producing after the handler returned: its calls are in the request's trace; a call after the response ended runs the real tool", async () => {
+test("Hono stream producing after the handler returned: its calls are in the request's trace; a call after the response ended meets its rules, late, never the real tool", async () => {
   const { tools, realRuns } = lookupTools();
   const logs: string[] = [];
   const traced = tooltraceServer({ tools, secret, log: (l) => logs.push(l) });
@@ -99,7 +99,15 @@ test("Hono stream producing after the handler returned: its calls are in the req
   expect(text).toContain("stub");
   await sleep(100);
   const calls = await fetchCalls(url, grant);
-  expect(calls.body.interactions?.map((i) => i.input)).toEqual([{ id: "chunk0" }, { id: "chunk1" }, { id: "chunk2" }]);
-  expect(await after).toMatchObject({ source: "real" });
-  expect(realRuns).toEqual(["after-end"]);
+  expect(calls.body.interactions?.map((i) => [i.input, i.late === true])).toEqual([
+    [{ id: "chunk0" }, false],
+    [{ id: "chunk1" }, false],
+    [{ id: "chunk2" }, false],
+    [{ id: "after-end" }, true],
+  ]);
+  expect(calls.body.violations).toEqual([
+    expect.stringContaining('lookup({"id":"after-end"}) arrived after turn 0 had ended; answered by stub'),
+  ]);
+  expect(await after).toMatchObject({ source: "stub" });
+  expect(realRuns).toEqual([]);
 });
