@@ -32,10 +32,14 @@ export function secretsVersion(): number {
   return state.version;
 }
 
+/** Variables named like secrets that are not: the shell's working folders (`PWD` reads as "password"). */
+const NOT_SECRETS = new Set(["PWD", "OLDPWD"]);
+
 /** The values of environment variables named like keys, tokens, secrets, passwords or credentials. */
 export function environmentSecrets(): string[] {
   const values: string[] = [];
   for (const [name, value] of Object.entries(process.env)) {
+    if (NOT_SECRETS.has(name)) continue;
     if (value !== undefined && value.trim().length >= MIN_LENGTH && isSecretName(name)) values.push(value.trim());
   }
   return values;
