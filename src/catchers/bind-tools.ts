@@ -164,6 +164,13 @@ function isClassInstance(record: object): boolean {
   return proto !== null && proto !== Object.prototype;
 }
 
+/** The tool names a session would know in `tools` (a record, a class instance, an array of named tools); none for anything else. */
+export function toolNamesIn(tools: unknown): string[] {
+  if (tools === null || typeof tools !== "object") return [];
+  const record = Array.isArray(tools) ? namedToolsOf(tools) : (tools as { readonly [name: string]: unknown });
+  return record === undefined ? [] : toolEntries(record).map(([name]) => name);
+}
+
 function toolEntries(record: { readonly [name: string]: unknown }): [string, unknown][] {
   const entries = Object.entries(record);
   const seen = new Set(entries.map(([name]) => name));

@@ -1,5 +1,9 @@
+import { resolve } from "node:path";
+import { StubConfigError } from "../base/errors.js";
 import { lazyRequire } from "../base/lazy-require.js";
-import { checkYamlCase, type YamlEvalCase, yamlError } from "./yaml-case.js";
+import { checkYamlCase, type YamlEvalCase, type YamlFault, yamlError } from "./yaml-case.js";
+import { offsetOf, type YamlNodes } from "./yaml-locate.js";
+import { yamlSessionParts } from "./yaml-mocks.js";
 
 const loadYaml = lazyRequire<YamlModule>("yaml");
 
@@ -9,10 +13,19 @@ interface YamlProblem {
   readonly linePos?: readonly { readonly line: number; readonly col: number }[];
 }
 
-interface YamlModule {
-  parseAllDocuments(source: string): readonly {
+interface LineCounter {
+  linePos(offset: number): { line: number; col: number };
+}
+
+interface YamlModule extends YamlNodes {
+  LineCounter: new () => LineCounter;
+  parseAllDocuments(
+    source: string,
+    options: { lineCounter: LineCounter },
+  ): readonly {
     readonly errors: readonly YamlProblem[];
     readonly warnings: readonly YamlProblem[];
+    readonly contents: unknown;
     toJS(options: { maxAliasCount: number }): unknown;
   }[];
 }
@@ -36,8 +49,10 @@ export function readYamlEvalFile(source: string, file: string): YamlEvalCase[] {
       `the file is ${(bytes / 1e6).toFixed(1)} MB; a YAML eval is read whole, up to 1 MB.`,
       "split its cases into several .eval.yaml files.",
     );
-  const documents = loadYaml().parseAllDocuments(source);
-  const values: unknown[] = [];
+  const yaml = loadYaml();
+  const lineCounter = new yaml.LineCounter();
+  const documents = yaml.parseAllDocuments(source, { lineCounter });
+  const values: { readonly value: unknown; readonly root: unknown; readonly prefix: readonly string[] }[] = [];
   for (const document of documents) {
     const error = document.errors[0];
     if (error)
@@ -73,17 +88,70 @@ export function readYamlEvalFile(source: string, file: string): YamlEvalCase[] {
       );
     }
     if (value === null || value === undefined) continue;
-    values.push(...(Array.isArray(value) ? value : [value]));
+    const root = document.contents;
+    if (Array.isArray(value)) values.push(...value.map((item, i) => ({ value: item, root, prefix: [String(i)] })));
+    else values.push({ value, root, prefix: [] });
   }
   if (values.length === 0) throw yamlError(file, undefined, "", "no case in the file.", "write a case with name, input.query and mocks.");
-  const cases = values.map((value, index) => checkYamlCase(value, file, index));
+  // Every fault of every case at once, each at the line and column of its key.
+  const located: { readonly fault: YamlFault; readonly at: { line: number; col: number } }[] = [];
+  const cases: YamlEvalCase[] = [];
   const seen = new Set<string>();
-  for (const evalCase of cases) {
-    if (seen.has(evalCase.name))
-      throw yamlError(file, evalCase.name, "/name", "two cases have this name.", "give each case its own name: it is the test's name.");
-    seen.add(evalCase.name);
-  }
+  values.forEach(({ value, root, prefix }, index) => {
+    const faults: YamlFault[] = [];
+    const evalCase = checkYamlCase(value, index, faults);
+    if (evalCase !== undefined) {
+      try {
+        yamlSessionParts(file, evalCase);
+      } catch (error) {
+        if (!(error instanceof StubConfigError)) throw error;
+        const [problem, fix] = error.message.replace(/^\[tooltrace\] [^:]*: /, "").split("\n  Fix: ");
+        faults.push({ caseName: evalCase.name, pointer: error.pointer, problem: problem ?? error.message, fix });
+      }
+      if (seen.has(evalCase.name))
+        faults.push({
+          caseName: evalCase.name,
+          pointer: "/name",
+          problem: "two cases have this name.",
+          fix: "give each case its own name: it is the test's name.",
+        });
+      seen.add(evalCase.name);
+      if (faults.length === 0) cases.push(evalCase);
+    }
+    for (const fault of faults) {
+      const offset = offsetOf(yaml, root, [...prefix, ...fault.pointer.split("/").slice(1).map(unescapePointer)]);
+      located.push({ fault, at: lineCounter.linePos(offset ?? 0) });
+    }
+  });
+  if (located.length > 0) throw faultsError(file, located);
   return cases;
+}
+
+function unescapePointer(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** One error for the file's faults: alone, as every tooltrace error names one; several, listed one a line. */
+function faultsError(file: string, located: readonly { fault: YamlFault; at: { line: number; col: number } }[]): StubConfigError {
+  const place = ({ at }: { at: { line: number; col: number } }) => `${file}:${at.line}:${at.col}`;
+  const first = located[0] as (typeof located)[number];
+  const error =
+    located.length === 1
+      ? yamlError(place(first), first.fault.caseName, first.fault.pointer, first.fault.problem, first.fault.fix)
+      : yamlError(
+          file,
+          undefined,
+          "",
+          `${located.length} faults, each where it is written:\n${located
+            .map(
+              (entry) =>
+                `  - ${place(entry)}, case "${entry.fault.caseName}"${entry.fault.pointer === "" ? "" : ` at ${entry.fault.pointer}`}: ${entry.fault.problem}${entry.fault.fix ? ` Fix: ${entry.fault.fix}` : ""}`,
+            )
+            .join("\n")}`,
+        );
+  // Vitest shows the code at the stack's first place: the first fault's key, in the YAML file.
+  error.stack = `${error.name}: ${error.message}\n    at ${resolve(file)}:${first.at.line}:${first.at.col}`;
+  return error;
 }
 
 function lineOf(problem: YamlProblem): string {

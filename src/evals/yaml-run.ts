@@ -1,4 +1,7 @@
+import { message } from "../base/errors.js";
+import { toolNamesIn } from "../catchers/bind-tools.js";
 import { createSession } from "../session/create-session.js";
+import type { ToolStub } from "../stubs/types.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Turn } from "../trace/types.js";
 import { branchReport } from "../variants/branch-report.js";
@@ -70,6 +73,7 @@ export async function runYamlCase(
   options: YamlRunOptions,
 ): Promise<YamlCaseResult> {
   const parts = yamlSessionParts(file, evalCase);
+  const unused = new Set<string>();
   const minScore = evalCase.thresholds?.min_score ?? 100;
   const minPassRate = evalCase.thresholds?.min_pass_rate ?? 1;
   const report = await trials(
@@ -85,7 +89,7 @@ export async function runYamlCase(
       const session = createSession({
         ...setup,
         seed,
-        stubs: [...parts.stubs, ...(setup.stubs ?? [])],
+        stubs: [...mocksForTools(parts.stubs, setup.tools, (line) => unused.add(line)), ...(setup.stubs ?? [])],
         http: parts.http,
         steps: parts.steps,
         middleware: [...parts.middleware, ...(setup.middleware ?? [])],
@@ -97,6 +101,7 @@ export async function runYamlCase(
       if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
     },
   );
+  for (const line of unused) console.warn(message(`YAML eval "${evalCase.name}": ${line}`));
   const { ok } = report;
   const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report };
@@ -169,4 +174,18 @@ function mocksApplied(report: TrialsReport): Map<string, number> {
           add(`http:${call.method} ${new URL(call.url).host}`);
     }
   return applied;
+}
+
+/**
+ * The tool mocks for tools the agent has: as in evalview, which matches calls against mocks and never mocks
+ * against the agent's tools, a mock for a tool the agent lacks is only unused (said once, as a warning).
+ */
+function mocksForTools(stubs: readonly ToolStub[], tools: unknown, unused: (line: string) => void): ToolStub[] {
+  const names = new Set(toolNamesIn(tools));
+  if (names.size === 0) return [...stubs];
+  return stubs.filter((stub) => {
+    if (!stub.id.startsWith("tool_mocks/") || names.has(stub.tool)) return true;
+    unused(`${stub.id} mocks ${stub.tool}, which the agent does not have: it is never used.`);
+    return false;
+  });
 }

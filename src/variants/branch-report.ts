@@ -11,8 +11,8 @@ export interface BranchRun {
 }
 
 /**
- * evalview's per-variant report: the mocks applied, each variant with its branch, and each branch's steps.
- * Runs that took the same steps share a branch.
+ * evalview's per-variant report, as its simulator prints it: the mocks applied, each variant with its own
+ * branch (`#2 branch=b2`), and each branch's steps, one line per variant even when two took the same path.
  *
  * ```
  * ▶ flight-booking-sim  (seed=42, variants=3)
@@ -25,11 +25,6 @@ export interface BranchRun {
  * ```
  */
 export function branchReport(name: string, runs: readonly BranchRun[], applied: ReadonlyMap<string, number>, noun = "variants"): string {
-  const branches = new Map<string, string>();
-  for (const run of runs) {
-    const key = run.path.join("\u0000");
-    if (!branches.has(key)) branches.set(key, `b${branches.size}`);
-  }
   const lines = [`▶ ${name}  (seed=${runs[0]?.seed ?? 1}, ${noun}=${runs.length})`];
   if (applied.size > 0) {
     lines.push("  Mocks applied:");
@@ -37,15 +32,14 @@ export function branchReport(name: string, runs: readonly BranchRun[], applied: 
   }
   lines.push(`  ${noun[0]?.toUpperCase()}${noun.slice(1)}:`);
   for (const run of runs) {
-    const branch = branches.get(run.path.join("\u0000"));
     const tokens = run.tokens !== undefined ? ` ${run.tokens} tokens` : "";
     const verdict = run.passed ? "✓" : `✗ ${oneLine(run.reason ?? "")}`.trimEnd();
-    lines.push(`    · #${run.index} branch=${branch}${tokens} ${Math.round(run.durationMs)}ms ${verdict}`);
+    lines.push(`    · #${run.index} branch=b${run.index}${tokens} ${Math.round(run.durationMs)}ms ${verdict}`);
   }
   lines.push("  Branches:");
-  for (const [key, branch] of branches) {
-    const steps = key === "" ? [] : key.split("\u0000");
-    lines.push(`    · ${branch}: ${steps.length === 0 ? "(no tool calls)" : steps.map((step, i) => `step-${i}:${step}`).join(" → ")}`);
+  for (const run of runs) {
+    const steps = run.path.length === 0 ? "(no tool calls)" : run.path.map((step, i) => `step-${i}:${step}`).join(" → ");
+    lines.push(`    · b${run.index}: ${steps}`);
   }
   return noWorkflowCommands(lines.join("\n"));
 }

@@ -37,12 +37,25 @@ describe("YAML evals in evalview's schema", { timeout: 60_000 }, () => {
     expect(output).toContain("▶ flight-booking-sim  (seed=42, variants=3)");
     expect(output).toMatch(/ {2}Mocks applied:\n {4}· tool:search_flights ×3\n {4}· tool:book_flight ×2\n {2}Variants:\n/);
     expect(output).toMatch(
-      / {4}· #0 branch=b0 \d+ tokens \d+ms ✓\n {4}· #1 branch=b0 \d+ tokens \d+ms ✓\n {4}· #2 branch=b1 \d+ tokens \d+ms ✗ score 50 < 70: tools not called: book_flight\n/,
+      / {4}· #0 branch=b0 \d+ tokens \d+ms ✓\n {4}· #1 branch=b1 \d+ tokens \d+ms ✓\n {4}· #2 branch=b2 \d+ tokens \d+ms ✗ score 50 < 70: tools not called: book_flight\n/,
     );
-    expect(output).toMatch(/ {2}Branches:\n {4}· b0: step-0:search_flights → step-1:book_flight\n {4}· b1: step-0:search_flights\n/);
+    // As the seed prints it: a branch per variant, the same path listed again.
+    expect(output).toMatch(
+      / {2}Branches:\n {4}· b0: step-0:search_flights → step-1:book_flight\n {4}· b1: step-0:search_flights → step-1:book_flight\n {4}· b2: step-0:search_flights\n/,
+    );
     // One variant in three missed a tool: evalview exits 1 on any failed test, and so does the Vitest run.
     expect(code).toBe(1);
     expect(output).toContain('YAML eval "flight-booking-sim": 2 of 3 variants passed.');
+  });
+
+  test("a tool mock for a tool the agent lacks is unused, as in evalview: said once, and the case passes", async () => {
+    const { code, output } = await vitest({ FIXTURE_ONLY: "flight-booking.eval.yaml", FIXTURE_NO_EMAIL: "1", FIXTURE_HESITATE: "0" });
+    expect(output).toContain(
+      '[tooltrace] YAML eval "flight-booking-sim": tool_mocks/2 mocks send_email, which the agent does not have: it is never used.',
+    );
+    expect(output.match(/mocks send_email/g)).toHaveLength(1);
+    expect(output).toContain("Pass rate: 1/1");
+    expect(code).toBe(0);
   });
 
   test("every variant passing passes; TOOLTRACE_SEED moves the seed", async () => {
@@ -99,14 +112,16 @@ mocks:
       "name: both\ninput: { query: hi }\nmocks:\n  tool_mocks:\n    - { tool: x, returns: 1, error: boom }\n",
     );
     expect(both.output).toMatch(
-      /YAML eval runs\/case-\w+\/both\.eval\.yaml, case "both" at \/mocks\/tool_mocks\/0\/error: a tool mock either `returns` or raises an `error`, not both\./,
+      /YAML eval runs\/case-\w+\/both\.eval\.yaml:5:30, case "both" at \/mocks\/tool_mocks\/0\/error: a tool mock either `returns` or raises an `error`, not both\./,
     );
     expect(both.output).toContain("Failed Suites 1");
     const stub = await runYaml(
       "stub.eval.yaml",
       "name: stub\ninput: { query: hi }\nstubs:\n  - { id: s, tool: x, match: { to: { lenght: 3 } }, outcome: { response: 1 } }\n",
     );
-    expect(stub.output).toMatch(/case "stub" at \/stubs\/0\/match\/to\/lenght: unknown keyword `lenght` in a match constraint/);
+    expect(stub.output).toMatch(
+      /stub\.eval\.yaml:4:\d+, case "stub" at \/stubs\/0\/match\/to\/lenght: unknown keyword `lenght` in a match constraint/,
+    );
     const params = await runYaml(
       "params.eval.yaml",
       "name: params\ninput: { query: hi }\nmocks: { tool_mocks: [ { tool: x, match_params: [Paris] } ] }\n",
@@ -121,6 +136,17 @@ mocks:
     const unknown = await runYaml("unknown.eval.yaml", "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n");
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
     expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
+    // Every fault at once, each at its key's line and column, and the code frame at the first.
+    const many = await runYaml(
+      "many.eval.yaml",
+      "name: many\ninput: { query: hi }\nmocks:\n  tool_mock: []\n  seed: one\n---\nname: other\ninput: { qury: hi }\nthresholds: { max_cost: 1 }\n",
+    );
+    expect(many.output).toContain("many.eval.yaml: 4 faults, each where it is written:");
+    expect(many.output).toMatch(/many\.eval\.yaml:4:3, case "many" at \/mocks\/tool_mock: unknown field `tool_mock`\./);
+    expect(many.output).toMatch(/many\.eval\.yaml:5:3, case "many" at \/mocks\/seed: the seed is an integer; got "one"\./);
+    expect(many.output).toMatch(/many\.eval\.yaml:8:\d+, case "other" at \/input\/query: the user message is `input\.query`, a string\./);
+    expect(many.output).toMatch(/many\.eval\.yaml:9:15, case "other" at \/thresholds\/max_cost: tooltrace knows no prices/);
+    expect(many.output).toMatch(/❯ .*many\.eval\.yaml:4:3/);
   });
 
   test("a regex response mock runs in linear time: a crafted prompt against `(a+)+$` cannot block the worker", async () => {
