@@ -1,3 +1,4 @@
+import { globalSingleton } from "../base/global-state.js";
 import { appendFileSync } from "node:fs";
 import { type ReportedModule, type ReportTest, reportTests } from "./report-data.js";
 
@@ -30,7 +31,12 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
  * The run as a GitHub Actions job summary: totals, the pass rate, and a row per test file (its tests,
  * passed, tool calls, model calls, tokens); the failed evals listed by name. Markdown, appended to `file`.
  */
-export function writeGithubSummary(file: string, tests: readonly ReportTest[]): void {
+export function writeGithubSummary(file: string, tests: readonly ReportTest[], runModules?: object): void {
+  // The viewer's reporter and the plugin's summary writer may both be in one run: the run gets one summary.
+  if (runModules !== undefined) {
+    if (summarized.has(runModules)) return;
+    summarized.add(runModules);
+  }
   const all = totals(tests);
   const run = all.passed + all.failed;
   const rate = run === 0 ? "–" : `${Math.round((all.passed / run) * 1000) / 10}%`;
@@ -71,13 +77,15 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[]): 
   appendFileSync(file, `${lines.join("\n")}\n`);
 }
 
+const summarized = globalSingleton("githubSummaries", () => new WeakSet<object>());
+
 /** Added by the plugin on GitHub Actions (`GITHUB_ACTIONS`): the job summary, without the viewer's files. */
 export function githubSummaryReporter(): { onTestRunEnd(modules: readonly ReportedModule[]): void } {
   return {
     onTestRunEnd(modules) {
       const file = process.env.GITHUB_STEP_SUMMARY;
       if (!file) return;
-      writeGithubSummary(file, reportTests(modules));
+      writeGithubSummary(file, reportTests(modules), modules);
     },
   };
 }

@@ -41,7 +41,7 @@ export class TooltraceReporter {
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests);
+    if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests, testModules);
     const folder = relative(process.cwd(), this.outputDir) || ".";
     process.stdout.write(
       `\n${message(`report: ${where} (${plural(tests.length, "test")}, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,

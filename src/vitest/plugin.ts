@@ -94,12 +94,13 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
           new TooltraceReporter({ ...reportOptions, ...(options.otel ? { otel: options.otel } : {}) }),
         );
       else if (process.env.GITHUB_ACTIONS === "true") context.vitest.config?.reporters?.push(githubSummaryReporter());
-      // JUnit: messages without colours, and each failing eval's conversation as a property of its test case.
       const reporters = context.vitest.config?.reporters ?? [];
-      if (reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "junit")) {
-        reporters.unshift(plainMessagesReporter());
-        process.env.TOOLTRACE_JUNIT = "1";
-      }
+      const named = (name: string) => reporters.some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === name);
+      // On GitHub Actions, annotations at the failing assertions whatever reporters the config names (Vitest
+      // adds its own only when it names none).
+      if (process.env.GITHUB_ACTIONS === "true" && !named("github-actions")) reporters.push(["github-actions", {}]);
+      // JUnit: messages without colours, and each failing eval's conversation as its test case's system-out.
+      if (named("junit")) reporters.unshift(plainMessagesReporter());
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.

@@ -41,13 +41,8 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
 
   await scopeEachTest(vitest, fileScope, options.concurrent === true, async (scope, task) => {
     const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
+    // Reporters read it in the main process (JUnit's conversations, the viewer), after a merge of shards too.
     if (meta.sessions.length > 0) task.meta.tooltrace = meta;
-    // Under a JUnit reporter, a failing eval's conversation is its test's output (JUnit's `system-out`).
-    const failing = failure !== undefined || (task.result?.errors?.length ?? 0) > 0;
-    if (process.env.TOOLTRACE_JUNIT === "1" && failing && meta.sessions.length > 0) {
-      const { conversationText } = await import("../report/conversation-text.js");
-      console.log(conversationText(meta));
-    }
     for (const warning of warnings) console.warn(warning);
     if (failure) throw failure;
   });

@@ -37,7 +37,8 @@ test("on GitHub Actions, with JUnit, nothing a tool, a page or a model wrote sta
   // The three tests failed, and what they carried is in the log, defused.
   expect(printed).toContain("3 failed");
   expect(printed).toContain("→ failed: boom%0A::error file=README.md,line=1::injected");
-  expect(printed).toContain("agent: done%0A::error file=README.md,line=1::injected");
+  // The conversation is JUnit's system-out, on one line too.
+  expect(readFileSync(join(folder, "junit.xml"), "utf8")).toContain("agent: done%0A::error file=README.md,line=1::injected");
   expect(printed).toContain("the shell command `echo hi%0A::error file=README.md");
   expect(readFileSync(join(folder, "junit.xml"), "utf8")).toContain("workflow-commands.eval.ts");
 });
