@@ -185,7 +185,9 @@ function checkMocks(mocks: unknown, fail: Fail, attempt: Attempt): void {
     attempt(() => {
       items = list(value, at, fail);
     });
-    items.forEach((mock, i) => attempt(() => check(mock as Record<string, unknown>, `${at}/${i}`)));
+    items.forEach((mock, i) => {
+      attempt(() => check(mock as Record<string, unknown>, `${at}/${i}`));
+    });
   };
   each(m.tool_mocks, "/mocks/tool_mocks", (mock, at) => {
     if (!record(mock) || typeof mock.tool !== "string" || mock.tool === "") fail(`${at}/tool`, "each tool mock names its `tool`.");
