@@ -29,7 +29,7 @@ export interface ReportData {
 export interface ReportedCase {
   readonly id: string;
   readonly fullName: string;
-  readonly module: { readonly moduleId: string };
+  readonly module: { readonly moduleId: string; readonly project?: ReportedProject };
   meta(): Record<string, unknown>;
   result(): { readonly state: string; readonly errors?: readonly { readonly message?: string; readonly stack?: string }[] };
   diagnostic(): { readonly duration?: number } | undefined;
@@ -37,12 +37,28 @@ export interface ReportedCase {
 
 /** The part of a Vitest test module the reporters walk. */
 export interface ReportedModule {
+  readonly moduleId?: string;
+  readonly project?: ReportedProject;
   readonly children: { allTests(): Iterable<ReportedCase> };
+  /** What failed outside its tests: the file did not load, or its collection threw. */
+  errors?(): readonly { readonly message?: string; readonly stack?: string }[];
 }
 
-/** Every test of a run's modules, as the report keeps them. */
+/** Every test of a run's modules, as the report keeps them; a file that failed to load, or had errors outside its tests, adds one failed entry. */
 export function reportTests(modules: readonly ReportedModule[]): ReportTest[] {
-  return modules.flatMap((module) => [...module.children.allTests()].map(reportTest));
+  return modules.flatMap((module) => {
+    const tests = [...module.children.allTests()].map(reportTest);
+    const errors = module.errors?.() ?? [];
+    if (errors.length === 0 || module.moduleId === undefined) return tests;
+    const failed: ReportTest = {
+      id: `${module.moduleId}#file`,
+      file: projectPath(module.moduleId, module.project),
+      fullName: tests.length === 0 ? "(the file failed to load)" : "(errors outside its tests)",
+      state: "failed",
+      errors: errors.map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
+    };
+    return [failed, ...tests];
+  });
 }
 
 /** A test case as the report keeps it. */
@@ -53,7 +69,7 @@ export function reportTest(testCase: ReportedCase): ReportTest {
   const duration = testCase.diagnostic()?.duration;
   return {
     id: testCase.id,
-    file: projectPath(testCase.module.moduleId),
+    file: projectPath(testCase.module.moduleId, testCase.module.project),
     fullName: testCase.fullName,
     state,
     ...(duration !== undefined ? { durationMs: duration } : {}),
@@ -67,7 +83,16 @@ export function reportData(tests: readonly ReportTest[]): ReportData {
   return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests };
 }
 
-/** A test file as reports show it: relative to the folder Vitest ran in, so a CI artifact never shows the runner's layout. */
-function projectPath(file: string): string {
-  return relative(process.cwd(), file).split(sep).join("/") || file;
+/** The part of a Vitest project the reports read: its root. */
+export interface ReportedProject {
+  readonly config: { readonly root: string };
+}
+
+/** A test file as reports show it: relative to the project's root, so a CI artifact never shows the runner's layout. */
+function projectPath(file: string, project: ReportedProject | undefined): string {
+  return (
+    relative(project?.config.root ?? process.cwd(), file)
+      .split(sep)
+      .join("/") || file
+  );
 }

@@ -15,6 +15,9 @@ aside h1 { font-size: 14px; margin: 0 0 8px; }
 .filters button.on { background: var(--text); color: #fff; }
 #count { color: var(--dim); margin-left: auto; }
 #tests { list-style: none; margin: 0; padding: 0; overflow: auto; }
+.file { padding: 8px 12px 4px; color: var(--dim); font-size: 11px; font-weight: 600; border-bottom: 1px solid var(--line); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.filters select { border: 1px solid var(--line); border-radius: 6px; padding: 2px 4px; background: none; }
+.call.nested { margin-left: 40px; } .call .via { color: var(--dim); font-size: 11px; }
 .test { padding: 6px 12px; cursor: pointer; display: flex; gap: 8px; border-bottom: 1px solid #f2f3f5; }
 .test:hover, .test.selected { background: #eef3fb; }
 .test .mark { width: 1em; font-weight: 700; }
@@ -84,6 +87,7 @@ export function viewerHtml(data: ReportData): string {
 <h1>${escapeHtml(title)}</h1>
 <input id="search" type="search" placeholder="Search tests and tools" autocomplete="off">
 <div class="filters"><button data-filter="all" class="on">All</button><button data-filter="failed">Failed</button><span id="count"></span></div>
+<div class="filters"><select id="filter-kind" aria-label="Kind"><option value="all">every kind</option><option value="tool">tool calls</option><option value="model">model calls</option><option value="http">HTTP</option></select><select id="filter-by" aria-label="Answered by"><option value="all">any answer</option><option value="stub">stub</option><option value="cassette">cassette</option><option value="middleware">middleware</option><option value="mock">mock model</option><option value="msw">MSW handler</option><option value="real">real</option><option value="refused">refused</option></select></div>
 </header>
 <ul id="tests"></ul>
 </aside>

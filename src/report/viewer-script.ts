@@ -1,3 +1,5 @@
+import { VIEWER_CALLS } from "./viewer-calls.js";
+
 /**
  * The viewer's code, run in the page: plain browser JavaScript kept as text (no template literals inside,
  * so it can live in one). It reads the report's data from `<script id="tooltrace-data">` and draws the test
@@ -9,7 +11,7 @@ export const VIEWER_SCRIPT = String.raw`
 (function () {
   var data = JSON.parse(document.getElementById("tooltrace-data").textContent);
   var tests = data.tests;
-  var state = { filter: "all", query: "", test: undefined, call: undefined };
+  var state = { filter: "all", kind: "all", by: "all", query: "", test: undefined, call: undefined };
   var $ = function (tag, cls, text) {
     var el = document.createElement(tag);
     if (cls) el.className = cls;
@@ -24,44 +26,19 @@ export const VIEWER_SCRIPT = String.raw`
     text = text === undefined ? "" : text.replace(/\s+/g, " ");
     return text.length > max ? text.slice(0, max - 1) + "\u2026" : text;
   };
-  var source = function (by, kind) {
-    if (!by) return "not answered";
-    switch (by.kind) {
-      case "stub": return "stub \u201c" + by.ruleId + "\u201d #" + (by.outcomeIndex + 1);
-      case "real": return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
-      case "mock-model": return "mock model";
-      case "msw-handler": return "your MSW handler";
-      case "strict": return "strict mode";
-      case "middleware": return "middleware \u201c" + by.name + "\u201d";
-      case "cassette": return "cassette, recorded call " + (by.entry + 1);
-      case "outside": return "never reached tooltrace";
-      default: return by.kind;
-    }
-  };
-  var interactions = function (turn) {
+${VIEWER_CALLS}
+  var callsOf = function (test) {
     var all = [];
-    (turn.toolCalls || []).forEach(function (c) { all.push(c); });
-    (turn.modelCalls || []).forEach(function (c) { all.push(c); });
-    (turn.httpCalls || []).forEach(function (c) { all.push(c); });
-    all.sort(function (a, b) { return a.seq - b.seq; });
+    ((test.meta && test.meta.sessions) || []).forEach(function (s) { s.turns.forEach(function (t) { all.push.apply(all, interactions(t)); }); });
     return all;
-  };
-  var nameOf = function (call) {
-    if (call.kind === "tool") return call.qualifiedName || call.tool;
-    if (call.kind === "model") return call.provider + " " + call.model;
-    return call.method + " " + call.url;
   };
   var matches = function (test) {
     if (state.filter === "failed" && test.state !== "failed") return false;
+    if ((state.kind !== "all" || state.by !== "all") && !callsOf(test).some(shownCall)) return false;
     if (state.query === "") return true;
     var q = state.query.toLowerCase();
     if (test.fullName.toLowerCase().indexOf(q) !== -1) return true;
-    var sessions = (test.meta && test.meta.sessions) || [];
-    return sessions.some(function (s) {
-      return s.turns.some(function (t) {
-        return interactions(t).some(function (c) { return nameOf(c).toLowerCase().indexOf(q) !== -1; });
-      });
-    });
+    return callsOf(test).some(function (c) { return nameOf(c).toLowerCase().indexOf(q) !== -1; });
   };
   var readHash = function () {
     var params = new URLSearchParams(location.hash.slice(1));
@@ -80,7 +57,13 @@ export const VIEWER_SCRIPT = String.raw`
     list.textContent = "";
     var shown = tests.filter(matches);
     document.getElementById("count").textContent = shown.length + " of " + tests.length + (tests.length === 1 ? " test" : " tests");
+    var file;
     shown.forEach(function (test) {
+      // Tests grouped by their file, in the order the run reported them.
+      if (test.file !== file) {
+        file = test.file;
+        list.appendChild($("li", "file", file));
+      }
       var item = $("li", "test " + test.state + (test.id === state.test ? " selected" : ""));
       item.setAttribute("data-test", test.id);
       item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
@@ -94,15 +77,16 @@ export const VIEWER_SCRIPT = String.raw`
   }
 
   function drawCall(call, turn, parent) {
-    var row = $("div", "call " + call.kind + " " + call.status);
+    var row = $("div", "call " + call.kind + " " + call.status + (call.viewParent ? " nested" : ""));
     row.id = "call-" + call.seq;
     row.setAttribute("data-seq", String(call.seq));
     var head = $("div", "head");
     head.appendChild($("span", "kind", call.kind));
     head.appendChild($("span", "cname", nameOf(call)));
+    if (call.viewParent) head.appendChild($("span", "via", "from " + nameOf(call.viewParent)));
     head.appendChild($("span", "status", call.status));
     head.appendChild($("span", "by", source(call.answeredBy, call.kind)));
-    head.appendChild($("span", "ms", call.durationMs === undefined || call.durationMs === null ? "" : Math.round(call.durationMs) + " ms"));
+    head.appendChild($("span", "ms", ms(call.durationMs)));
     row.appendChild(head);
     var summary = call.kind === "tool" ? short(call.input, 120) + (call.error ? "  \u2192 " + short(call.error.message, 160) : call.status === "completed" ? "  \u2192 " + short(call.output, 160) : "")
       : call.kind === "model" ? short((call.reply && (call.reply.text || (call.reply.toolCalls || []).map(function (t) { return t.name; }).join(", "))) || "", 200)
@@ -207,7 +191,7 @@ export const VIEWER_SCRIPT = String.raw`
     state.test = test.id;
     var header = $("div", "header " + test.state);
     header.appendChild($("h1", "", test.fullName));
-    header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + Math.round(test.durationMs) + " ms" : "")));
+    header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + ms(test.durationMs) : "")));
     main.appendChild(header);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
     ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
@@ -221,13 +205,13 @@ export const VIEWER_SCRIPT = String.raw`
       session.turns.forEach(function (turn) {
         var t = $("div", "turn " + turn.status);
         t.appendChild($("div", "bubble user", turn.userMessage));
-        var calls = interactions(turn);
+        var calls = interactions(turn).filter(shownCall);
         var list = $("div", "calls");
         drawCalls(calls, turn, list);
         t.appendChild(list);
         if (turn.error) t.appendChild($("div", "bubble failed", turn.error.name + ": " + turn.error.message));
         else t.appendChild($("div", "bubble agent", turn.text || "(no text)"));
-        t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + Math.round(turn.durationMs || 0) + " ms"));
+        t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + ms(turn.durationMs || 0)));
         if (calls.length > 0) drawTimeline(turn, calls, t);
         box.appendChild(t);
       });
@@ -253,6 +237,9 @@ export const VIEWER_SCRIPT = String.raw`
       Array.prototype.forEach.call(document.querySelectorAll("[data-filter]"), function (b) { b.classList.toggle("on", b === button); });
       draw();
     };
+  });
+  ["kind", "by"].forEach(function (name) {
+    document.getElementById("filter-" + name).onchange = function (event) { state[name] = event.target.value; draw(); };
   });
   window.addEventListener("hashchange", function () { readHash(); draw(); });
   readHash();

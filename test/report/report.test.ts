@@ -30,6 +30,12 @@ describe("the trace viewer's report, written by the tooltrace reporter", () => {
     expect(strict?.errors.join("\n")).toContain("strict mode: no stub rule matched list_tasks({})");
     // Failure messages without terminal colours.
     for (const test of data.tests) for (const error of test.errors) expect(error).not.toMatch(/\u001b\[/);
+    // A file that throws at import is a failed entry, counted in the line the run ends with.
+    const broken = data.tests.find((test) => test.file === "broken.viewer-spec.ts");
+    expect(broken).toMatchObject({ fullName: "(the file failed to load)", state: "failed" });
+    expect(broken?.errors.join("\n")).toContain("this file fails at import");
+    const failed = data.tests.filter((test) => test.state === "failed").length;
+    expect(run.stdout).toContain(`(${data.tests.length} tests, ${failed} failed)`);
     const concurrent = data.tests.find((test) => test.fullName.includes("concurrent one records its own turns"));
     expect(concurrent?.meta?.sessions[0]?.turns[0]?.toolCalls).toHaveLength(1);
   });

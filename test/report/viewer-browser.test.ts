@@ -94,4 +94,50 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     // Each trial's session is in the report too, named by its trial and seed.
     expect(await page.locator("main .session h2", { hasText: "trial 1 (seed 1)" }).count()).toBe(1);
   });
+  test("tests are grouped by file; a file that failed to load is a failed entry with its error", async () => {
+    await page.locator("#search").fill("");
+    await page.locator("[data-filter=all]").click();
+    const files = await page.locator("li.file").allTextContents();
+    expect(files).toEqual(expect.arrayContaining(["broken.viewer-spec.ts", "plugin.agent-spec.ts", "viewer.viewer-spec.ts"]));
+    expect(new Set(files).size).toBe(files.length);
+    expect(await page.locator("h1").first().textContent()).toMatch(/^tooltrace: \d+ of \d+ passed$/);
+    const broken = page.locator("li.test.failed", { hasText: "(the file failed to load)" });
+    expect(await broken.count()).toBe(1);
+    await broken.click();
+    await expect.poll(() => page.locator("main pre.error").first().textContent()).toContain("this file fails at import");
+  });
+
+  test("an HTTP request sits under the tool call that made it, named by it", async () => {
+    await page.locator("li.test", { hasText: "a tool's HTTP request sits under the tool" }).click();
+    await expect.poll(() => page.locator("main .call").count()).toBe(3);
+    const rows = await page
+      .locator("main .call")
+      .evaluateAll((els) =>
+        els.map((el) => [el.className, el.querySelector(".cname")?.textContent, el.querySelector(".via")?.textContent ?? ""]),
+      );
+    expect(rows).toEqual([
+      ["call tool completed", "list_cities", ""],
+      ["call tool completed", "get_weather", ""],
+      ["call http completed nested", "GET https://api.weather.test/v1/current?city=Paris", "from get_weather"],
+    ]);
+    // Sub-millisecond calls show their fraction, not "0 ms".
+    const durations = await page.locator("main .call .ms").allTextContents();
+    expect(durations.length).toBe(3);
+    for (const text of durations) expect(text).toMatch(/^(\d+\.\d\d?|\d+) ms$/);
+    expect(durations).not.toContain("0 ms");
+  });
+
+  test("filters by kind and by answer keep the tests and the rows that have them", async () => {
+    await page.locator("#filter-kind").selectOption("http");
+    await expect.poll(() => page.locator("li.test").allTextContents()).toEqual([expect.stringContaining("a tool's HTTP request")]);
+    await expect.poll(() => page.locator("main .call").count()).toBe(1);
+    expect(await page.locator("main .call").getAttribute("class")).toContain("http");
+    await page.locator("#filter-kind").selectOption("all");
+    await page.locator("#filter-by").selectOption("refused");
+    await expect.poll(() => page.locator("li.test", { hasText: "strict violation fails the test" }).count()).toBe(1);
+    expect(await page.locator("li.test", { hasText: "a tool's HTTP request" }).count()).toBe(0);
+    await page.locator("li.test", { hasText: "strict violation fails the test" }).click();
+    await expect.poll(() => page.locator("main .call .by").allTextContents()).toEqual(["strict mode"]);
+    await page.locator("#filter-by").selectOption("all");
+  });
 });
