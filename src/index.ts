@@ -118,5 +118,6 @@ export {
 export { defineEvalAgent, scoreCase, type EvalAgentContext, type EvalAgentFactory, type EvalAgentSetup } from "./evals/yaml-run.js";
 export type { YamlEvalCase, YamlToolMock, YamlResponseMock, YamlHttpMock } from "./evals/yaml-case.js";
 export type { TrialsJson } from "./lifecycle/test-report.js";
+export type { DivergenceNode } from "./trace/divergence-tree.js";
 export { seededRandom } from "./base/seeded-random.js";
 export type { MockModelVariant } from "./model/types.js";

@@ -1,20 +1,36 @@
 #!/usr/bin/env node
 /**
  * `npx tooltrace init`: the plugin in the project's Vitest config and a first eval.
- * `npx tooltrace show <report folder | report.json | turn JSON> [--no-open]`: prints the viewer page's path and opens it.
+ * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
+ * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
  */
 import { init } from "../init/init.js";
-import { show } from "../report/show.js";
+import { compareCommand } from "../report/compare-command.js";
+import { openPage, show } from "../report/show.js";
 
-const USAGE = "usage: tooltrace init\n       tooltrace show <report folder | report.json | turn JSON> [--no-open]\n";
-const [command, target, ...flags] = process.argv.slice(2);
+const USAGE = [
+  "usage: tooltrace init",
+  "       tooltrace show <report folder | index.html | report JSON | turn JSON> [--no-open]",
+  "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
+  "",
+].join("\n");
+const [command, ...rest] = process.argv.slice(2);
+const flags = rest.filter((arg) => arg.startsWith("--"));
+const targets = rest.filter((arg) => !arg.startsWith("--"));
 try {
   if (command === "init") {
     const report = init(process.cwd());
     process.stdout.write(`${report.lines.join("\n")}\n`);
     if (!report.ok) process.exitCode = 1;
-  } else if (command === "show" && target !== undefined) {
-    process.stdout.write(`${show(target, !flags.includes("--no-open"))}\n`);
+  } else if (command === "show" && flags.includes("--compare") && targets.length === 2) {
+    const [baseline, current] = targets as [string, string];
+    const markdown = flags.includes("--markdown");
+    const result = compareCommand(baseline, current, { markdown });
+    process.stdout.write(`${result.output}\n`);
+    if (!markdown && !flags.includes("--no-open")) openPage(result.output);
+    if (result.regressed && flags.includes("--fail-on-regression")) process.exitCode = 1;
+  } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
+    process.stdout.write(`${show(targets[0] as string, !flags.includes("--no-open"))}\n`);
   } else {
     process.stderr.write(USAGE);
     process.exitCode = 2;

@@ -1,6 +1,6 @@
 /**
  * The trace viewer's Vitest reporter: `reporters: ["default", "tooltrace/reporter"]` writes
- * `tooltrace-report/index.html` (open it from disk) and `report.json`.
+ * `tooltrace-report/index.html` (open it from disk; it holds the run's data).
  *
  * @module tooltrace/reporter
  */
@@ -9,3 +9,14 @@ export type { ReportData, ReportTest, ReportedModule, ReportedCase } from "../re
 export type { OtelOptions } from "../report/otel-export.js";
 export { viewerHtml } from "../report/viewer-html.js";
 export { reportData } from "../report/report-data.js";
+export { readReport } from "../report/read-report.js";
+export {
+  compareReports,
+  type Comparison,
+  type ComparedTest,
+  type ComparedSide,
+  type StatusChange,
+} from "../report/compare.js";
+export { comparisonMarkdown } from "../report/compare-markdown.js";
+export type { RateChange, RateInterval } from "../report/pass-rate-interval.js";
+export type { ReportedProject } from "../report/report-data.js";

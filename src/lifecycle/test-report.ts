@@ -1,3 +1,4 @@
+import type { DivergenceNode } from "../trace/divergence-tree.js";
 import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TRACE_FORMAT_VERSION, TurnJson } from "../trace/turn-json.js";
 
@@ -39,6 +40,8 @@ export interface TrialsJson {
   readonly minPassRate?: number;
   /** Whether the pass rate reached `minPassRate` (true without one). */
   readonly ok: boolean;
+  /** The trials merged by the calls they made: where they diverged, with counts and pass rates per branch. */
+  readonly tree?: DivergenceNode;
   readonly runs: readonly {
     readonly index: number;
     readonly seed: number;

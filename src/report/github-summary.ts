@@ -1,6 +1,9 @@
 import { globalSingleton } from "../base/global-state.js";
 import { appendFileSync } from "node:fs";
-import { type ReportedModule, type ReportTest, reportTests } from "./report-data.js";
+import { compareReports } from "./compare.js";
+import { comparisonMarkdown } from "./compare-markdown.js";
+import { readReport } from "./read-report.js";
+import { type ReportedModule, type ReportTest, reportCounts, reportData, reportTests } from "./report-data.js";
 
 /** The totals of a run's evals: tests by state, and what their sessions did. */
 function totals(tests: readonly ReportTest[]) {
@@ -18,8 +21,7 @@ function totals(tests: readonly ReportTest[]) {
       }
     }
   }
-  const passed = tests.filter((test) => test.state === "passed").length;
-  const failed = tests.filter((test) => test.state === "failed").length;
+  const { passed, failed } = reportCounts(tests);
   return { passed, failed, sessions, toolCalls, modelCalls, tokens };
 }
 
@@ -29,7 +31,8 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /**
  * The run as a GitHub Actions job summary: totals, the pass rate, and a row per test file (its tests,
- * passed, tool calls, model calls, tokens); the failed evals listed by name. Markdown, appended to `file`.
+ * passed, tool calls, model calls, tokens); the failed evals listed by name; with `TOOLTRACE_BASELINE` set, the
+ * comparison with that run. Markdown, appended to `file`.
  */
 export function writeGithubSummary(file: string, tests: readonly ReportTest[], runModules?: object): void {
   // The viewer's reporter and the plugin's summary writer may both be in one run: the run gets one summary.
@@ -45,7 +48,7 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[], r
     "",
     "| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens |",
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    `| ${tests.length} | ${all.passed} | ${all.failed} | ${rate} | ${all.sessions} | ${all.toolCalls} | ${all.modelCalls} | ${all.tokens} |`,
+    `| ${reportCounts(tests).tests} | ${all.passed} | ${all.failed} | ${rate} | ${all.sessions} | ${all.toolCalls} | ${all.modelCalls} | ${all.tokens} |`,
     "",
     "| file | tests | passed | tool calls | model calls | tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -54,7 +57,8 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[], r
   for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
   for (const [file, inFile] of byFile) {
     const t = totals(inFile);
-    lines.push(`| ${cell(file)} | ${inFile.length} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |`);
+    const count = inFile.filter((test) => !test.fileErrors).length;
+    lines.push(`| ${cell(file)} | ${count} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |`);
   }
   const trials = tests.flatMap((test) => (test.meta?.trials ?? []).map((report) => ({ test, report })));
   if (trials.length > 0) {
@@ -72,9 +76,23 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[], r
   const failing = tests.filter((test) => test.state === "failed");
   if (failing.length > 0) {
     lines.push("", "Failed evals:", "");
-    for (const test of failing) lines.push(`- ${cell(test.fullName)}: ${cell((test.errors[0] ?? "").split("\n")[0] ?? "")}`);
+    for (const test of failing)
+      lines.push(
+        `- ${cell(test.fileErrors ? `${test.file} ${test.fullName}` : test.fullName)}: ${cell((test.errors[0] ?? "").split("\n")[0] ?? "")}`,
+      );
   }
+  const baseline = process.env.TOOLTRACE_BASELINE;
+  if (baseline) lines.push("", againstBaseline(baseline, tests));
   appendFileSync(file, `${lines.join("\n")}\n`);
+}
+
+/** `TOOLTRACE_BASELINE` (a baseline run's report): this run compared with it, or why it could not be. */
+function againstBaseline(baseline: string, tests: readonly ReportTest[]): string {
+  try {
+    return comparisonMarkdown(compareReports(readReport(baseline), reportData(tests)));
+  } catch (error) {
+    return `tooltrace could not compare with the baseline: ${cell((error as Error).message)}`;
+  }
 }
 
 const summarized = globalSingleton("githubSummaries", () => new WeakSet<object>());

@@ -16,6 +16,8 @@ export interface ReportTest {
   readonly errors: readonly string[];
   /** The sessions the test ran (`task.meta.tooltrace`), when it ran any. */
   readonly meta?: TooltraceTaskMeta;
+  /** Not a test: its file's errors outside its tests (the file failed to load, or an error came after its tests). */
+  readonly fileErrors?: true;
 }
 
 /** What a report holds: every test of the run, with its sessions' turns in their JSON form. */
@@ -56,6 +58,7 @@ export function reportTests(modules: readonly ReportedModule[]): ReportTest[] {
       fullName: tests.length === 0 ? "(the file failed to load)" : "(errors outside its tests)",
       state: "failed",
       errors: errors.map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
+      fileErrors: true,
     };
     return [failed, ...tests];
   });
@@ -95,4 +98,21 @@ function projectPath(file: string, project: ReportedProject | undefined): string
       .split(sep)
       .join("/") || file
   );
+}
+
+/** A run's counts as reports print them: tests, failed tests, and files with errors outside their tests. */
+export function reportCounts(tests: readonly ReportTest[]): { tests: number; passed: number; failed: number; fileErrors: number } {
+  let count = 0;
+  let passed = 0;
+  let failed = 0;
+  let fileErrors = 0;
+  for (const test of tests) {
+    if (test.fileErrors) fileErrors += 1;
+    else {
+      count += 1;
+      if (test.state === "passed") passed += 1;
+      if (test.state === "failed") failed += 1;
+    }
+  }
+  return { tests: count, passed, failed, fileErrors };
 }

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { plural } from "../base/excerpt.js";
 import { message } from "../base/errors.js";
 import { writeAtomically } from "../cassettes/atomic-write.js";
-import { type ReportedModule, reportData, reportTests } from "./report-data.js";
+import { type ReportedModule, reportCounts, reportData, reportTests } from "./report-data.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -18,8 +18,8 @@ export interface TooltraceReporterOptions {
 
 /**
  * A Vitest reporter that writes the run's trace viewer: one self-contained `index.html` (no server, no
- * network; open it from disk) with every test, its sessions' conversations and a timeline of each turn, and
- * `report.json` with the same data. `reporters: ["default", "tooltrace/reporter"]`, or the plugin's
+ * network; open it from disk) with every test, its sessions' conversations and a timeline of each turn; the
+ * page holds the run's data once (`readReport` reads it back). `reporters: ["default", "tooltrace/reporter"]`, or the plugin's
  * `tooltrace({ report: true })`.
  */
 export class TooltraceReporter {
@@ -35,16 +35,16 @@ export class TooltraceReporter {
     const tests = reportTests(testModules);
     const data = reportData(tests);
     mkdirSync(this.outputDir, { recursive: true });
-    writeAtomically(join(this.outputDir, "report.json"), JSON.stringify(data));
     writeAtomically(join(this.outputDir, "index.html"), viewerHtml(data));
-    const failed = tests.filter((test) => test.state === "failed").length;
+    const counts = reportCounts(tests);
+    const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests, testModules);
     const folder = relative(process.cwd(), this.outputDir) || ".";
     process.stdout.write(
-      `\n${message(`report: ${where} (${plural(tests.length, "test")}, ${failed} failed); open it with: npx tooltrace show ${folder}`)}\n`,
+      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}); open it with: npx tooltrace show ${folder}`)}\n`,
     );
     if (this.otel !== undefined) await exportToOtlp(tests, this.otel);
   }

@@ -1,6 +1,7 @@
-import type { ReportData } from "./report-data.js";
+import { type ReportData, reportCounts } from "./report-data.js";
 import { VIEWER_SCRIPT } from "./viewer-script.js";
 import { TRIALS_SCRIPT, TRIALS_STYLE } from "./viewer-trials.js";
+import { escapeHtml } from "./escape-html.js";
 
 const STYLE = `
 :root { --bg: #fbfbfc; --panel: #fff; --line: #e3e5e8; --text: #1f2328; --dim: #656d76; --ok: #1a7f37; --bad: #cf222e; --tool: #8250df; --model: #0969da; --http: #9a6700; }
@@ -64,14 +65,11 @@ function scriptSafe(json: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
 /** The report as one self-contained HTML page: styles, data and viewer inline, nothing fetched. */
 export function viewerHtml(data: ReportData): string {
-  const passed = data.tests.filter((test) => test.state === "passed").length;
-  const title = `tooltrace: ${passed} of ${data.tests.length} passed`;
+  const counts = reportCounts(data.tests);
+  const files = counts.fileErrors === 0 ? "" : `, ${counts.fileErrors} ${counts.fileErrors === 1 ? "file" : "files"} with errors`;
+  const title = `tooltrace: ${counts.passed} of ${counts.tests} passed${files}`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -5,6 +5,28 @@
  * viewer's script.
  */
 export const TRIALS_SCRIPT = String.raw`
+// The trials merged by the calls they made: a row per branch, indented under where it split off.
+var tooltraceTree = function (root, $) {
+  var box = $("div", "tree");
+  box.appendChild($("h3", "", "Where they diverge"));
+  var pct = function (node) { return Math.round((node.passed / Math.max(node.count, 1)) * 100) + "%"; };
+  var add = function (node, depth) {
+    var row = $("div", "node" + (node.end ? " end" : "") + (node.passed === node.count ? " pass" : node.passed === 0 ? " fail" : ""));
+    row.style.paddingLeft = depth * 18 + "px";
+    row.appendChild($("span", "steps", node.end ? "(stopped)" : node.steps.join(" \u2192 ")));
+    var bar = $("span", "nbar");
+    var fill = $("span", "nfill");
+    fill.style.width = pct(node);
+    bar.appendChild(fill);
+    row.appendChild(bar);
+    row.appendChild($("span", "ncount", node.count + " \u00b7 " + pct(node) + " passed"));
+    box.appendChild(row);
+    node.children.forEach(function (child) { add(child, depth + 1); });
+  };
+  if (root.children.length === 0) box.appendChild($("div", "node", "(no tool calls) " + root.count));
+  root.children.forEach(function (child) { add(child, 0); });
+  return box;
+};
 window.tooltraceTrials = function (report, $) {
   var box = $("section", "trials" + (report.ok ? " ok" : " below"));
   var pct = function (share) { return Math.round(share * 1000) / 10 + "%"; };
@@ -54,6 +76,7 @@ window.tooltraceTrials = function (report, $) {
   var rates = Object.keys(report.passHatK || {}).map(function (k) { return "pass^" + k + " " + report.passHatK[k].toFixed(2); })
     .concat(Object.keys(report.passAtK || {}).map(function (k) { return "pass@" + k + " " + report.passAtK[k].toFixed(2); }));
   box.appendChild($("div", "rates", rates.join(" \u00b7 ")));
+  if (report.tree) box.appendChild(tooltraceTree(report.tree, $));
   return box;
 };
 `;
@@ -72,5 +95,11 @@ export const TRIALS_STYLE = `
 .trials .btrack { height: 8px; background: #f6f8fa; border-radius: 4px; } .trials .bfill { display: block; height: 8px; background: var(--model); border-radius: 4px; }
 .trials .bpath { font-family: ui-monospace, monospace; font-size: 12px; color: var(--dim); }
 .trials .rates { color: var(--dim); margin-top: 6px; }
+.trials .tree { margin-top: 10px; border-top: 1px solid var(--line); padding-top: 8px; }
+.trials .tree h3 { font-size: 12px; margin: 0 0 4px; color: var(--dim); }
+.trials .node { display: grid; grid-template-columns: minmax(0, 1fr) 80px 10em; gap: 8px; align-items: center; font-size: 12px; }
+.trials .node .steps { font-family: ui-monospace, monospace; } .trials .node.end .steps { color: var(--dim); }
+.trials .nbar { height: 6px; background: #ffebe9; border-radius: 3px; } .trials .nfill { display: block; height: 6px; background: var(--ok); border-radius: 3px; }
+.trials .ncount { color: var(--dim); }
 .test .rate-badge { margin-left: auto; color: var(--dim); font-size: 11px; } .test .rate-badge.below { color: var(--bad); }
 `;

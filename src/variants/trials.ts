@@ -1,5 +1,7 @@
+import { divergenceLines, divergenceTree } from "../trace/divergence-tree.js";
 import { stripVTControlCharacters } from "node:util";
 import { message, usageError } from "../base/errors.js";
+import { noWorkflowCommands } from "../base/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
 import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
@@ -99,6 +101,7 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
     passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(count, passed, k)])),
     ...(minPassRate !== undefined ? { minPassRate } : {}),
     ok,
+    tree: divergenceTree(runs),
     runs,
     summary: () => summarize(report),
   };
@@ -172,7 +175,8 @@ function summarize(report: TrialsReport): string {
     ...Object.entries(report.passHatK).map(([k, value]) => `pass^${k} ${value.toFixed(2)}`),
     ...Object.entries(report.passAtK).map(([k, value]) => `pass@${k} ${value.toFixed(2)}`),
   ];
-  return `${branchReport(report.name, report.runs, new Map(), "trials")}\n  ${rates.join(" · ")}`;
+  const tree = report.tree ? ["  Where they diverge:", ...divergenceLines(report.tree).map((line) => `    ${line}`)] : [];
+  return noWorkflowCommands([branchReport(report.name, report.runs, new Map(), "trials"), `  ${rates.join(" · ")}`, ...tree].join("\n"));
 }
 
 function percent(share: number): string {

@@ -72,19 +72,18 @@ test("no secret in anything tooltrace writes: cassette, viewer report, JUnit, Gi
   if (otelRuns) outputs.set("(OpenTelemetry export)", Buffer.concat(exported).toString("latin1"));
   // Each output is there and holds the run: the eval failed, its calls are in the report.
   expect([...outputs.keys()].sort()).toEqual(
-    expect.arrayContaining(["cassette.json", "junit.xml", "report/index.html", "report/report.json", "summary.md", "turns.json"]),
+    expect.arrayContaining(["cassette.json", "junit.xml", "report/index.html", "summary.md", "turns.json"]),
   );
   expect(result.stdout).toContain("1 failed");
-  for (const name of ["cassette.json", "junit.xml", "report/report.json", "turns.json", "(stdout)"])
+  for (const name of ["cassette.json", "junit.xml", "report/index.html", "turns.json", "(stdout)"])
     expect(outputs.get(name), name).toContain("[redacted]");
-  expect(outputs.get("report/report.json")).toContain("fetch_binary");
+  expect(outputs.get("report/index.html")).toContain("fetch_binary");
   if (otelRuns) expect(outputs.get("(OpenTelemetry export)")).toContain("fetch_binary");
   const leaks = [...outputs].flatMap(([name, text]) =>
     planted.flatMap((value, i) => (text.includes(value) ? [`${name}: planted ${i + 1}`] : [])),
   );
   expect(leaks).toEqual([]);
   // Paths relative to the project: no artifact shows the runner's layout.
-  for (const name of ["report/report.json", "report/index.html", "summary.md", "turns.json"])
-    expect(outputs.get(name)?.includes(project), name).toBe(false);
+  for (const name of ["report/index.html", "summary.md", "turns.json"]) expect(outputs.get(name)?.includes(project), name).toBe(false);
   expect(outputs.get("summary.md")).toContain("secrets.eval.ts");
 });

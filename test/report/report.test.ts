@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
-import type { ReportData } from "tooltrace/reporter";
+import { type ReportData, readReport } from "tooltrace/reporter";
 import { runWithReport } from "../fixtures/report-run.js";
 import { packageFile } from "../fixtures/versions.js";
 
@@ -18,13 +18,13 @@ beforeAll(async () => {
 describe("the trace viewer's report, written by the tooltrace reporter", () => {
   test("the run ends by naming the report; the folder holds one self-contained page and its data", () => {
     expect(run.stdout).toMatch(
-      /\[tooltrace\] report: tooltrace-report\/index\.html \(\d+ tests, \d+ failed\); open it with: npx tooltrace show tooltrace-report/,
+      /\[tooltrace\] report: tooltrace-report\/index\.html \(\d+ tests, \d+ failed(, \d+ files? with errors outside their tests)?\); open it with: npx tooltrace show tooltrace-report/,
     );
     const html = readFileSync(join(run.folder, "index.html"), "utf8");
     // Nothing is fetched: no external script, style, image or font.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
     expect(html).toContain("default-src 'none'");
-    const data = JSON.parse(readFileSync(join(run.folder, "report.json"), "utf8")) as ReportData;
+    const data = readReport(run.folder);
     const strict = data.tests.find((test) => test.fullName.includes("strict violation fails the test even though the agent recovered"));
     expect(strict?.state).toBe("failed");
     expect(strict?.errors.join("\n")).toContain("strict mode: no stub rule matched list_tasks({})");
@@ -34,17 +34,20 @@ describe("the trace viewer's report, written by the tooltrace reporter", () => {
     const broken = data.tests.find((test) => test.file === "broken.viewer-spec.ts");
     expect(broken).toMatchObject({ fullName: "(the file failed to load)", state: "failed" });
     expect(broken?.errors.join("\n")).toContain("this file fails at import");
-    const failed = data.tests.filter((test) => test.state === "failed").length;
-    expect(run.stdout).toContain(`(${data.tests.length} tests, ${failed} failed)`);
+    const tests = data.tests.filter((test) => !test.fileErrors);
+    const failed = tests.filter((test) => test.state === "failed").length;
+    expect(run.stdout).toContain(`(${tests.length} tests, ${failed} failed, 2 files with errors outside their tests)`);
     const concurrent = data.tests.find((test) => test.fullName.includes("concurrent one records its own turns"));
     expect(concurrent?.meta?.sessions[0]?.turns[0]?.toolCalls).toHaveLength(1);
   });
 
-  test("`tooltrace show` prints the page of a report folder, and makes one for a report.json", async () => {
+  test("`tooltrace show` prints the page of a report folder, and makes one for the JSON reporter's file", async () => {
     const bin = join(root, "dist", "bin.js");
     const folder = await promisify(execFile)(process.execPath, [bin, "show", run.folder, "--no-open"]);
     expect(folder.stdout.trim()).toBe(join(run.folder, "index.html"));
-    const fromJson = await promisify(execFile)(process.execPath, [bin, "show", join(run.folder, "report.json"), "--no-open"]);
+    const json = join(mkdtempSync(join(tmpdir(), "tooltrace-show-json-")), "tooltrace-turns.json");
+    writeFileSync(json, JSON.stringify(readReport(run.folder)));
+    const fromJson = await promisify(execFile)(process.execPath, [bin, "show", json, "--no-open"]);
     const page = fromJson.stdout.trim();
     expect(existsSync(page)).toBe(true);
     expect(readFileSync(page, "utf8")).toContain('id="tooltrace-data"');

@@ -91,6 +91,12 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
       expect.arrayContaining(["lookup", "(no tool calls)"]),
     );
     expect(await page.locator("main .trials .fill").evaluate((el) => (el as HTMLElement).style.width)).toBe(`${(passed / 8) * 100}%`);
+    // Beside the chart, the tree of where the trials diverged: lookup, or no call at all.
+    expect(await page.locator("main .trials .tree h3").textContent()).toBe("Where they diverge");
+    const nodes = await page.locator("main .trials .tree .node .steps").allTextContents();
+    expect(nodes).toEqual(expect.arrayContaining(["lookup"]));
+    const counts = await page.locator("main .trials .tree .node .ncount").allTextContents();
+    expect(counts.reduce((sum, text) => sum + Number(text.split(" ")[0]), 0)).toBe(8);
     // Each trial's session is in the report too, named by its trial and seed.
     expect(await page.locator("main .session h2", { hasText: "trial 1 (seed 1)" }).count()).toBe(1);
   });
@@ -100,7 +106,7 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     const files = await page.locator("li.file").allTextContents();
     expect(files).toEqual(expect.arrayContaining(["broken.viewer-spec.ts", "plugin.agent-spec.ts", "viewer.viewer-spec.ts"]));
     expect(new Set(files).size).toBe(files.length);
-    expect(await page.locator("h1").first().textContent()).toMatch(/^tooltrace: \d+ of \d+ passed$/);
+    expect(await page.locator("h1").first().textContent()).toMatch(/^tooltrace: \d+ of \d+ passed, 2 files with errors$/);
     const broken = page.locator("li.test.failed", { hasText: "(the file failed to load)" });
     expect(await broken.count()).toBe(1);
     await broken.click();

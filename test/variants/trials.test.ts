@@ -42,6 +42,18 @@ describe("trials: one eval N times, with a pass rate", () => {
     expect(first.summary()).toMatch(/pass rate \d\/10 = \d+%/);
     expect(first.summary()).toMatch(/b\d: step-0:search_flights → step-1:book_flight/);
     expect(first.summary()).toMatch(/#0 branch=b0 \d+ tokens \d+ms (✓|✗ Expected: "book_flight" called at least once)/);
+    // Where the trials diverged: after search_flights, some booked and some stopped.
+    const booked = first.runs.filter((run) => run.path.length === 2).length;
+    expect(first.summary()).toContain(
+      [
+        "  Where they diverge:",
+        `    10 trials · ${first.passed * 10}% passed`,
+        `    └ search_flights  10 · ${first.passed * 10}% passed`,
+        `      ├ book_flight  ${booked} · 100% passed`,
+        `      └ (stopped)  ${10 - booked} · 0% passed`,
+      ].join("\n"),
+    );
+    expect(first.tree).toMatchObject({ count: 10, passed: first.passed });
   });
 
   test("below minPassRate the test fails with the report; at it, it passes", async () => {

@@ -1,0 +1,43 @@
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Comparison, compareReports } from "./compare.js";
+import { comparisonHtml } from "./compare-html.js";
+import { comparisonMarkdown } from "./compare-markdown.js";
+import { readReport } from "./read-report.js";
+
+/** Options of `tooltrace show --compare`. */
+export interface CompareCommandOptions {
+  /** Print markdown (for a pull-request comment) instead of writing a page. */
+  readonly markdown?: boolean;
+  /** Where to write the page. Default a new temporary folder. */
+  readonly out?: string;
+}
+
+/** What `tooltrace show --compare` made: the page's path or the markdown, and whether anything regressed. */
+export interface CompareResult {
+  readonly output: string;
+  readonly comparison: Comparison;
+  /** A test broke, went missing, or its pass rate fell by more than chance. */
+  readonly regressed: boolean;
+}
+
+/** `tooltrace show --compare <baseline> <current>`: the two runs compared, as a page or as markdown. */
+export function compareCommand(baseline: string, current: string, options: CompareCommandOptions = {}): CompareResult {
+  const comparison = compareReports(readReport(baseline), readReport(current));
+  const regressed = comparison.tests.some(
+    (test) => test.status === "broken" || test.status === "removed" || (test.passRate?.significant === true && test.passRate.change < 0),
+  );
+  if (options.markdown) return { output: comparisonMarkdown(comparison), comparison, regressed };
+  const page = resolve(options.out ?? join(mkdtempSync(join(tmpdir(), "tooltrace-compare-")), "index.html"));
+  writeFileSync(page, comparisonHtml(comparison, { baseline: pageOf(baseline), current: pageOf(current) }));
+  return { output: page, comparison, regressed };
+}
+
+/** A run's own viewer page, when the run was given as a report folder or its page. */
+function pageOf(target: string): string | undefined {
+  const path = resolve(target);
+  if (path.endsWith(".html")) return path;
+  const page = join(path, "index.html");
+  return existsSync(path) && statSync(path).isDirectory() && existsSync(page) ? page : undefined;
+}

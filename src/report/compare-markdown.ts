@@ -1,0 +1,71 @@
+import { type ComparedSide, type ComparedTest, type Comparison, isChanged, type StatusChange } from "./compare.js";
+import { escapeHtml } from "./escape-html.js";
+
+const LABEL: Record<StatusChange, string> = {
+  broken: "❌ broken",
+  fixed: "✅ fixed",
+  added: "🆕 added",
+  removed: "➖ removed",
+  passing: "passing",
+  failing: "still failing",
+  skipped: "skipped",
+};
+
+/** The comparison as markdown for a pull-request comment or a job summary: the changed tests, then their diffs. */
+export function comparisonMarkdown(comparison: Comparison, options: { readonly sessionsShown?: number } = {}): string {
+  const { counts } = comparison;
+  const changed = comparison.tests.filter(isChanged);
+  const lines = [
+    "## tooltrace: this run against the baseline",
+    "",
+    `${comparison.tests.length} tests · ${counts.broken} broken · ${counts.fixed} fixed · ${counts.added} added · ` +
+      `${counts.removed} removed · ${counts.trajectoryChanged} took another path`,
+    "",
+  ];
+  if (changed.length === 0) return [...lines, "No test changed status, pass rate or path."].join("\n");
+  lines.push("| Test | Status | Pass rate | Tokens | Latency |", "| --- | --- | --- | --- | --- |");
+  for (const test of changed)
+    lines.push(
+      `| ${cell(`${test.file} › ${test.name}`)} | ${LABEL[test.status]} | ${passRate(test)} | ${delta(test, "tokens")} | ${delta(test, "durationMs")} |`,
+    );
+  const shown = options.sessionsShown ?? 3;
+  for (const test of changed.filter((item) => item.trajectory.length > 0)) {
+    lines.push("", `<details><summary>${escapeHtml(test.name)}: the path changed</summary>`, "");
+    for (const { session, diff } of test.trajectory.slice(0, shown)) lines.push(`${escapeHtml(session)}:`, "", "```diff", diff, "```", "");
+    if (test.trajectory.length > shown) lines.push(`and ${test.trajectory.length - shown} more sessions.`, "");
+    lines.push("</details>");
+  }
+  return lines.join("\n");
+}
+
+function passRate(test: ComparedTest): string {
+  const before = test.baseline?.trials;
+  const after = test.current?.trials;
+  if (!before || !after || !test.passRate) return after ? pct(after.interval.rate) : "";
+  const { change, low, high, significant } = test.passRate;
+  return `${pct(before.interval.rate)} → ${pct(after.interval.rate)} (${sign(change * 100, "pt")}, 95% CI ${sign(low * 100, "")} to ${sign(high * 100, "pt")})${significant ? "" : ", within chance"}`;
+}
+
+function delta(test: ComparedTest, field: keyof Pick<ComparedSide, "tokens" | "durationMs">): string {
+  const unit = field === "tokens" ? "" : " ms";
+  const before = test.baseline?.[field];
+  const after = test.current?.[field];
+  if (before === undefined || after === undefined) return `${Math.round(after ?? before ?? 0)}${unit}`;
+  if (before === after) return `${Math.round(after)}${unit}`;
+  const share = before === 0 ? "" : ` (${sign(((after - before) / before) * 100, "%")})`;
+  return `${Math.round(before)} → ${Math.round(after)}${unit}${share}`;
+}
+
+function pct(rate: number): string {
+  return `${Math.round(rate * 1000) / 10}%`;
+}
+
+function sign(value: number, unit: string): string {
+  const rounded = Math.round(value * 10) / 10;
+  return `${rounded > 0 ? "+" : ""}${rounded}${unit}`;
+}
+
+/** Table cells: one line, no pipe breaking the row, no markup. */
+function cell(text: string): string {
+  return escapeHtml(text).replace(/\|/g, "\\|").replace(/\s+/g, " ");
+}
