@@ -33,6 +33,9 @@ pre.diff .add { color: var(--ok); } pre.diff .del { color: var(--bad); } pre.dif
 .session { font-size: 11px; color: var(--dim); margin-top: 6px; }
 `;
 
+/** Sessions whose diff a row shows (a test of 20 trials has 20). */
+const SESSIONS_SHOWN = 3;
+
 const LABEL: Record<StatusChange, string> = {
   broken: "broken",
   fixed: "fixed",
@@ -74,9 +77,12 @@ function row(test: ComparedTest, pages: ComparedPages): string {
     test.baseline && pages.baseline ? link(pages.baseline, test.baseline.id, "baseline") : "",
     test.current && pages.current ? link(pages.current, test.current.id, "current") : "",
   ].join("");
-  const diffs = test.trajectory
-    .map(({ session, diff }) => `<div class="session">${escapeHtml(session)}</div><pre class="diff">${diffLines(diff)}</pre>`)
-    .join("");
+  const shown = test.trajectory.slice(0, SESSIONS_SHOWN);
+  const more = test.trajectory.length - shown.length;
+  const diffs =
+    shown
+      .map(({ session, diff }) => `<div class="session">${escapeHtml(session)}</div><pre class="diff">${diffLines(diff)}</pre>`)
+      .join("") + (more > 0 ? `<div class="session">and ${more} more ${more === 1 ? "session" : "sessions"} whose path changed</div>` : "");
   return `<tr class="test ${test.status}${isChanged(test) ? " changed" : " unchanged"}" data-status="${test.status}">
 <td><div class="file">${escapeHtml(test.file)}</div><div class="name">${escapeHtml(test.name)}</div>${links}${diffs}</td>
 <td><span class="status ${test.status}">${LABEL[test.status]}</span></td>

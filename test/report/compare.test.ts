@@ -110,6 +110,10 @@ describe("two real runs compared, one stub changed between them", () => {
       expect(statuses.at(-1)).toBe("passing");
       expect(await page.locator("tr.broken pre.diff .chg").count()).toBeGreaterThan(0);
       expect(await page.locator("tr.test .rate.current .ci").count()).toBe(1);
+      expect(await page.locator("tr.test", { hasText: "books on most trials" }).locator("pre.diff").count()).toBe(3);
+      expect(await page.locator("tr.test", { hasText: "books on most trials" }).textContent()).toMatch(
+        /and \d+ more sessions whose path changed/,
+      );
       expect(await page.locator(".rtext.significant").textContent()).toMatch(/^\d+\/20 → \d+\/20: -\d/);
       // Each row links to the test in either run's own viewer.
       const href = await page.locator("tr.broken a", { hasText: "current" }).getAttribute("href");

@@ -97,6 +97,8 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     expect(nodes).toEqual(expect.arrayContaining(["lookup"]));
     const counts = await page.locator("main .trials .tree .node .ncount").allTextContents();
     expect(counts.reduce((sum, text) => sum + Number(text.split(" ")[0]), 0)).toBe(8);
+    if (process.env.TOOLTRACE_SCREENSHOT === "1")
+      await page.locator("main .trials").screenshot({ path: join(import.meta.dirname, "../../docs/trials.png") });
     // Each trial's session is in the report too, named by its trial and seed.
     expect(await page.locator("main .session h2", { hasText: "trial 1 (seed 1)" }).count()).toBe(1);
   });
