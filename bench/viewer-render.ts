@@ -35,7 +35,10 @@ async function bigReport(): Promise<string> {
   return page;
 }
 
-/** Time from navigation to the viewer having drawn the 10,000-call turn (`data-ready`), in headless Chromium. */
+/**
+ * In headless Chromium, from the navigation's start: the first frame with the 10,000-call turn's first rows and
+ * its timeline on screen (`tooltrace:shown`), and every row drawn (`tooltrace:complete`), as the page marks them.
+ */
 export async function viewerRender() {
   const page = await bigReport();
   const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -45,16 +48,19 @@ export async function viewerRender() {
   try {
     for (let i = 0; i < SAMPLES + 1; i++) {
       const tab = await browser.newPage();
-      const started = performance.now();
       await tab.goto(pathToFileURL(page).href);
-      await tab.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
-      const opened = performance.now() - started;
       await tab.waitForSelector("body[data-complete=true]", { timeout: 30_000 });
-      const drawn = performance.now() - started;
+      // The viewer's own marks, from the navigation's start: its first frame on screen, and its last row drawn.
+      const marks = await tab.evaluate(() =>
+        Object.fromEntries(performance.getEntriesByType("mark").map((mark) => [mark.name, mark.startTime])),
+      );
       const rows = await tab.locator("main .call").count();
       if (rows !== CALLS) throw new Error(`the viewer drew ${rows} calls of ${CALLS}`);
+      const shown = marks["tooltrace:shown"];
+      const drawn = marks["tooltrace:complete"];
+      if (shown === undefined || drawn === undefined) throw new Error("the viewer set no performance marks");
       if (i > 0) {
-        samples.push(opened);
+        samples.push(shown);
         complete.push(drawn);
       }
       await tab.close();
@@ -67,7 +73,7 @@ export async function viewerRender() {
 
 export function reportViewerRender(result: Awaited<ReturnType<typeof viewerRender>>): string {
   return [
-    `viewer, a turn of ${CALLS.toLocaleString("en")} calls in headless Chromium: shown (the first rows and the timeline) ${withSpread(result.samples, (ms) => formatMs(ms))} (aim: < 1 s)`,
-    `every row drawn: ${withSpread(result.complete, (ms) => formatMs(ms))}`,
+    `viewer, a turn of ${CALLS.toLocaleString("en")} calls in headless Chromium: first rows and timeline on screen ${withSpread(result.samples, (ms) => formatMs(ms))} (aim: < 300 ms)`,
+    `every row drawn: ${withSpread(result.complete, (ms) => formatMs(ms))} (aim: < 1 s)`,
   ].join("\n");
 }

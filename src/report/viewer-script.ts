@@ -10,6 +10,7 @@ import { VIEWER_CALLS } from "./viewer-calls.js";
 export const VIEWER_SCRIPT = String.raw`
 (function () {
   var data = JSON.parse(document.getElementById("tooltrace-data").textContent);
+  performance.mark("tooltrace:parsed");
   var tests = data.tests;
   var state = { filter: "all", kind: "all", by: "all", query: "", test: undefined, call: undefined };
   var $ = function (tag, cls, text) {
@@ -120,9 +121,11 @@ ${VIEWER_CALLS}
     var box = $("div", "timeline");
     var canvas = document.createElement("canvas");
     var width = 1000;
-    var row = 2;
+    // At most 400 pixel rows: several interactions share a row in a very long turn.
+    var height = Math.min(calls.length * 2, 400);
+    var row = height / calls.length;
     canvas.width = width;
-    canvas.height = calls.length * row;
+    canvas.height = height;
     canvas.className = "canvas";
     var g = canvas.getContext("2d");
     var span = Math.max(end - start, 1);
@@ -130,7 +133,7 @@ ${VIEWER_CALLS}
     calls.forEach(function (call, i) {
       var stop = call.end === undefined || call.end === null ? end : call.end;
       g.fillStyle = call.status === "failed" || call.status === "rejected" ? "#cf222e" : colors[call.kind] || "#888";
-      g.fillRect(((call.start - start) / span) * width, i * row, Math.max(((stop - call.start) / span) * width, 1), row);
+      g.fillRect(((call.start - start) / span) * width, Math.floor(i * row), Math.max(((stop - call.start) / span) * width, 1), Math.max(row, 1));
     });
     canvas.onclick = function (event) {
       var rect = canvas.getBoundingClientRect();
@@ -167,6 +170,8 @@ ${VIEWER_CALLS}
     parent.appendChild(box);
   }
 
+  // After the next frame is on screen (a callback of requestAnimationFrame runs before its frame's paint).
+  var afterPaint = function (fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); };
   // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in.
   var pending = 0;
   function drawCalls(calls, turn, list) {
@@ -175,12 +180,12 @@ ${VIEWER_CALLS}
       var rows = document.createDocumentFragment();
       for (var end = Math.min(at + size, calls.length); at < end; at++) drawCall(calls[at], turn, rows);
       list.appendChild(rows);
-      if (at < calls.length) requestAnimationFrame(function () { chunk(2000); });
-      else if (--pending === 0) document.body.setAttribute("data-complete", "true");
+      if (at < calls.length) afterPaint(function () { chunk(2000); });
+      else if (--pending === 0) { performance.mark("tooltrace:complete"); document.body.setAttribute("data-complete", "true"); }
     };
     pending += 1;
     document.body.removeAttribute("data-complete");
-    chunk(state.call ? calls.length : 300);
+    chunk(state.call ? calls.length : 150);
   }
 
   function drawTest() {
@@ -244,7 +249,10 @@ ${VIEWER_CALLS}
   window.addEventListener("hashchange", function () { readHash(); draw(); });
   readHash();
   if (!state.test) { var failed = tests.find(function (t) { return t.state === "failed"; }); if (failed) state.test = failed.id; }
+  // The first frame on screen: the milestone the viewer's bench reads.
+  afterPaint(function () { performance.mark("tooltrace:shown"); });
   draw();
+  performance.mark("tooltrace:drawn");
   document.body.setAttribute("data-ready", "true");
 })();
 `;

@@ -59,10 +59,10 @@ export function interactionToJson<T extends Interaction>(record: T, shared?: Sha
   if (record.changes) json.changes = toJsonValue(record.changes);
   if (record.late) json.late = true;
   json.startedAt = record.startedAt;
-  json.start = record.start;
+  json.start = microseconds(record.start);
   if (record.end !== undefined) {
-    json.end = record.end;
-    json.durationMs = record.durationMs;
+    json.end = microseconds(record.end);
+    json.durationMs = record.durationMs === undefined ? undefined : microseconds(record.durationMs);
   }
   switch (record.kind) {
     case "tool":
@@ -94,4 +94,9 @@ export function interactionToJson<T extends Interaction>(record: T, shared?: Sha
       break;
   }
   return json as T;
+}
+
+/** A clock reading in milliseconds, kept to the microsecond: the clock's own noise is coarser. */
+function microseconds(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }
