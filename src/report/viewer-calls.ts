@@ -52,7 +52,8 @@ export const VIEWER_CALLS = String.raw`
     return by.kind;
   };
   var shownCall = function (call) {
-    return (state.kind === "all" || call.kind === state.kind) && (state.by === "all" || answerOf(call) === state.by);
+    return (state.kind === "all" || call.kind === state.kind) && (state.by === "all" || answerOf(call) === state.by) &&
+      (state.status === "all" || call.status === state.status);
   };
   var ms = function (value) {
     if (value === undefined || value === null) return "";

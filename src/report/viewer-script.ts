@@ -12,7 +12,7 @@ export const VIEWER_SCRIPT = String.raw`
   var data = JSON.parse(document.getElementById("tooltrace-data").textContent);
   performance.mark("tooltrace:parsed");
   var tests = data.tests;
-  var state = { filter: "all", kind: "all", by: "all", query: "", test: undefined, call: undefined };
+  var state = { filter: "all", kind: "all", by: "all", status: "all", query: "", test: undefined, call: undefined };
   var $ = function (tag, cls, text) {
     var el = document.createElement(tag);
     if (cls) el.className = cls;
@@ -35,7 +35,7 @@ ${VIEWER_CALLS}
   };
   var matches = function (test) {
     if (state.filter === "failed" && test.state !== "failed") return false;
-    if ((state.kind !== "all" || state.by !== "all") && !callsOf(test).some(shownCall)) return false;
+    if ((state.kind !== "all" || state.by !== "all" || state.status !== "all") && !callsOf(test).some(shownCall)) return false;
     if (state.query === "") return true;
     var q = state.query.toLowerCase();
     if (test.fullName.toLowerCase().indexOf(q) !== -1) return true;
@@ -243,7 +243,7 @@ ${VIEWER_CALLS}
       draw();
     };
   });
-  ["kind", "by"].forEach(function (name) {
+  ["kind", "by", "status"].forEach(function (name) {
     document.getElementById("filter-" + name).onchange = function (event) { state[name] = event.target.value; draw(); };
   });
   window.addEventListener("hashchange", function () { readHash(); draw(); });

@@ -135,7 +135,7 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     expect(durations).not.toContain("0 ms");
   });
 
-  test("filters by kind and by answer keep the tests and the rows that have them", async () => {
+  test("filters by kind, by answer and by status keep the tests and the rows that have them", async () => {
     await page.locator("#filter-kind").selectOption("http");
     await expect.poll(() => page.locator("li.test").allTextContents()).toEqual([expect.stringContaining("a tool's HTTP request")]);
     await expect.poll(() => page.locator("main .call").count()).toBe(1);
@@ -147,5 +147,10 @@ describe("the trace viewer in a real browser (headless Chromium), opened from di
     await page.locator("li.test", { hasText: "strict violation fails the test" }).click();
     await expect.poll(() => page.locator("main .call .by").allTextContents()).toEqual(["strict mode"]);
     await page.locator("#filter-by").selectOption("all");
+    // By status: the rejected calls are the refused ones here.
+    await page.locator("#filter-status").selectOption("rejected");
+    await expect.poll(() => page.locator("li.test", { hasText: "strict violation fails the test" }).count()).toBe(1);
+    expect(await page.locator("li.test", { hasText: "leaves an unused rule" }).count()).toBe(0);
+    await page.locator("#filter-status").selectOption("all");
   });
 });
