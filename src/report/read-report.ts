@@ -1,16 +1,19 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { TooltraceError } from "../base/errors.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
-import { type ReportData, reportData } from "./report-data.js";
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
+import { type ReportData, type ReportTest, reportData } from "./report-data.js";
 
 const DATA_OPEN = '<script type="application/json" id="tooltrace-data">';
-const WHAT = "give a report folder (tooltrace-report), its index.html, report.json, or the JSON reporter's tooltrace-turns.json";
+const WHAT =
+  "give a report folder (tooltrace-report), its index.html, the JSON reporter's tooltrace-turns.json, or Vitest's --reporter=json output";
 
 /**
  * A run's report, read from what tooltrace wrote: a report folder, its `index.html` (the data is in the page),
- * a `report.json`, the JSON reporter's `tooltrace-turns.json`, or one turn's JSON. Vitest's blob files are
- * refused with the command that turns them into a report.
+ * a `report.json`, the JSON reporter's `tooltrace-turns.json`, or one turn's JSON; or from Vitest's own JSON
+ * reporter (each test's `meta` holds its sessions). Vitest's blob files are refused with the command that turns
+ * them into a report.
  */
 export function readReport(target: string): ReportData {
   const path = resolve(target);
@@ -54,6 +57,7 @@ function parse(text: string, file: string): ReportData {
   }
   const record = (value ?? {}) as Record<string, unknown>;
   if (Array.isArray(record.tests)) return value as ReportData;
+  if (Array.isArray(record.testResults)) return fromVitestJson(record.testResults as VitestFileResult[]);
   if (Array.isArray(record.toolCalls) && typeof record.userMessage === "string") return reportOfTurn(record, file);
   throw new TooltraceError(`${file} is neither a tooltrace report nor a turn's JSON.`, `${WHAT}, or a turn written with turnToJson().`);
 }
@@ -74,4 +78,33 @@ function reportOfTurn(record: Record<string, unknown>, file: string): ReportData
       meta: meta as never,
     },
   ]);
+}
+
+/** A file of Vitest's JSON reporter, as far as a report reads it. */
+interface VitestFileResult {
+  readonly name: string;
+  readonly message?: string;
+  readonly assertionResults: readonly {
+    readonly fullName: string;
+    readonly status: string;
+    readonly duration?: number | null;
+    readonly failureMessages?: readonly string[];
+    readonly meta?: { readonly tooltrace?: TooltraceTaskMeta };
+  }[];
+}
+
+function fromVitestJson(files: readonly VitestFileResult[]): ReportData {
+  const tests: ReportTest[] = files.flatMap((result) => {
+    const file = relative(process.cwd(), result.name).startsWith("..") ? result.name : relative(process.cwd(), result.name);
+    return result.assertionResults.map((test) => ({
+      id: `${file}#${test.fullName}`,
+      file: file.split(sep).join("/"),
+      fullName: test.fullName,
+      state: test.status === "passed" ? "passed" : test.status === "failed" ? "failed" : "skipped",
+      ...(typeof test.duration === "number" ? { durationMs: test.duration } : {}),
+      errors: [...(test.failureMessages ?? [])],
+      ...(test.meta?.tooltrace ? { meta: test.meta.tooltrace } : {}),
+    }));
+  });
+  return reportData(tests);
 }

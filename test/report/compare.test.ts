@@ -17,7 +17,9 @@ const run = promisify(execFile);
 /** One real run of the compare fixture with the tooltrace reporter, in a folder of its own. */
 async function runFixture(env: Record<string, string>): Promise<string> {
   const cwd = mkdtempSync(join(tmpdir(), "tooltrace-compare-run-"));
-  await run(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=tooltrace/reporter"], {
+  const vitest = [packageFile("vitest", "vitest.mjs"), "run", "--config", config, "--reporter=tooltrace/reporter"];
+  // Vitest's own JSON reporter too: the tests' metadata in it is a run to compare as well.
+  await run(process.execPath, [...vitest, "--reporter=json", `--outputFile.json=${join(cwd, "vitest.json")}`], {
     cwd,
     env: { ...process.env, CI: "1", ...env },
   }).catch((error: { stdout: string }) => error);
@@ -87,6 +89,13 @@ describe("two real runs compared, one stub changed between them", () => {
     const text = readFileSync(summary, "utf8");
     expect(text).toContain("this run against the baseline");
     expect(text).toContain("books the cheapest flight");
+  });
+
+  test("Vitest's own JSON output compares the same as the report folder", () => {
+    const fromJson = compareCommand(join(baseline, "../vitest.json"), join(current, "../vitest.json"), { markdown: true });
+    const statuses = (result: typeof fromJson) =>
+      result.comparison.tests.map((test) => [test.name, test.status, test.trajectory.length > 0]);
+    expect(statuses(fromJson)).toEqual(statuses(compareCommand(baseline, current, { markdown: true })));
   });
 
   test("Vitest's blob output is refused with the command that turns it into a report", () => {
