@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { tooltrace } from "./src/vitest/index.js";
 import { tooltraceAliases } from "./vitest.aliases.js";
@@ -12,5 +13,9 @@ export default defineConfig({
     // test/matrix drives the compatibility projects, which `npm run test:matrix` installs and runs.
     exclude: [...configDefaults.exclude, ".bench-out/**", "test/compat/**", "test/matrix/**"],
     typecheck: { enabled: false },
+    // Most files wait on child processes (Vitest runs, CLI agents, a browser): more files than cores at once.
+    maxWorkers: Math.max(availableParallelism(), 3),
+    // The run's own temporary folder, removed when it ends.
+    globalSetup: ["./test/setup/temp-folder.ts"],
   },
 });
