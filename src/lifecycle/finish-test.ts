@@ -8,7 +8,10 @@ import { TRACE_FORMAT_VERSION } from "../trace/format-version.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {
-  readonly meta: TooltraceTaskMeta;
+  /** The test's sessions for reporters, built (and redacted) on the first call: a run nobody reports pays nothing. */
+  readonly meta: () => TooltraceTaskMeta;
+  /** How many sessions the test closed. */
+  readonly sessionCount: number;
   /** Lines to print as warnings. */
   readonly warnings: readonly string[];
   /** When set, the test must fail with this error. */
@@ -38,19 +41,21 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     else if (policy === "warn") warnings.push(noWorkflowCommands(`${PREFIX} ${line}`));
   }
   // What reports and CI logs get of the test: redacted once, here, where the secrets the requests carried are known.
-  const meta: TooltraceTaskMeta = redactForReport({
-    version: TRACE_FORMAT_VERSION,
-    sessions: reports.map((report) => ({
-      name: report.name,
-      strict: report.strict,
-      turns: report.turnsJson(),
-      tools: report.offeredTools(),
-      unusedRuleIds: [...report.unusedRuleIds],
-      violations: [...report.violations],
-      ...(report.cassette ? { cassette: report.cassette } : {}),
-    })),
-    ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
-  });
+  let built: TooltraceTaskMeta | undefined;
+  const meta = (): TooltraceTaskMeta =>
+    (built ??= redactForReport({
+      version: TRACE_FORMAT_VERSION,
+      sessions: reports.map((report) => ({
+        name: report.name,
+        strict: report.strict,
+        turns: report.turnsJson(),
+        tools: report.offeredTools(),
+        unusedRuleIds: [...report.unusedRuleIds],
+        violations: [...report.violations],
+        ...(report.cassette ? { cassette: report.cassette } : {}),
+      })),
+      ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
+    }));
   const failure =
     errors.length === 0
       ? undefined
@@ -62,7 +67,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
   // The test's own line (where the session's turn was sent, or a refusal's line) rather than tooltrace's hook.
   const at = site ?? lineIn(refusals[0]);
   if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;
-  return { meta, warnings, failure };
+  return { meta, sessionCount: reports.length + scope.trials.length, warnings, failure };
 }
 
 /** The `Sent from file:line:column` a refusal names, as an absolute location a runner maps to its code frame. */

@@ -73,21 +73,21 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
     throw new StubConfigError(at(), "the value is cyclic: it contains itself.", "pass a copy without the cycle.");
   if (path.length > STUB_LIMITS.depth)
     throw new StubConfigError(at(), `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
-  const array = read(() => Array.isArray(value), at());
+  const array = read(() => Array.isArray(value), at);
   // A Date, a Map, an instance of a class: not JSON, kept as it is for the validation after to refuse by name.
-  const proto = array ? Array.prototype : read(() => Object.getPrototypeOf(value) as unknown, at());
+  const proto = array ? Array.prototype : read(() => Object.getPrototypeOf(value) as unknown, at);
   if (!array && proto !== Object.prototype && proto !== null) return value;
   ancestors.push(value);
   let result: unknown;
   if (array) {
     const array = value as readonly unknown[];
     const items: unknown[] = [];
-    const length = read(() => array.length, at());
+    const length = read(() => array.length, at);
     for (let i = 0; i < length; i++) {
       path.push(String(i));
       items.push(
         copy(
-          read(() => array[i], at()),
+          read(() => array[i], at),
           path,
           ancestors,
           at,
@@ -99,7 +99,7 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
     result = items;
   } else {
     const object: Record<string, unknown> = {};
-    for (const key of read(() => Object.keys(value), at())) {
+    for (const key of read(() => Object.keys(value), at)) {
       if (key.length > STUB_LIMITS.keyLength) {
         path.push(`${key.slice(0, 40)}…`);
         throw new StubConfigError(
@@ -116,7 +116,7 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
           "rename the property; it cannot be matched or returned.",
         );
       count(counts, key.length, at, path);
-      const item = read(() => (value as Record<string, unknown>)[key], at());
+      const item = read(() => (value as Record<string, unknown>)[key], at);
       if (key === "pattern" && typeof item === "string" && ++counts.patterns > STUB_LIMITS.patterns)
         throw new StubConfigError(
           at(),
@@ -146,11 +146,13 @@ function count(counts: Counts, characters: number, at: () => ConfigErrorLocation
 }
 
 /** Reads something of the user's input: a getter or a Proxy's trap that throws is a configuration error here. */
-function read<T>(get: () => T, location: ConfigErrorLocation): T {
+function read<T>(get: () => T, location: ConfigErrorLocation | (() => ConfigErrorLocation)): T {
   try {
     return get();
   } catch (error) {
-    throw new StubConfigError(location, `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
+    // The location is worked out only when a read fails: the path is still the one being read.
+    const where = typeof location === "function" ? location() : location;
+    throw new StubConfigError(where, `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
   }
 }
 

@@ -49,6 +49,12 @@ export interface TooltracePluginOptions {
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
   /**
+   * Put each test's sessions on `task.meta.tooltrace` for reporters. Default: when a reporter of the run may read
+   * it (tooltrace's, JUnit, JSON, blob, HTML, one of your own, GitHub Actions, watch mode); Vitest's terminal
+   * reporters alone do not, and a run with only those skips building it. `true` always, `false` never.
+   */
+  readonly meta?: boolean;
+  /**
    * Write the trace viewer after each run: `tooltrace-report/index.html` (or `outputDir`), one page that opens
    * from disk, with every test's conversations and timelines. The same as `reporters: ["default", "tooltrace/reporter"]`.
    */

@@ -10,6 +10,7 @@ import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./c
 import { lateCallReporter } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
+import { readsMeta } from "./reads-meta.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -27,7 +28,14 @@ export interface TooltraceVitePlugin {
   };
   /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette; a reporter is added. */
   configureVitest(context: {
-    vitest: WatchedVitest & { readonly config?: { readonly reporters?: unknown[]; readonly sequence?: { readonly concurrent?: boolean } } };
+    project?: { provide?(key: "tooltrace", value: TooltracePluginOptions): void };
+    vitest: WatchedVitest & {
+      readonly config?: {
+        readonly reporters?: unknown[];
+        readonly sequence?: { readonly concurrent?: boolean };
+        readonly watch?: boolean;
+      };
+    };
   }): void;
 }
 
@@ -75,7 +83,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
   // What the workers get; the run's `sequence.concurrent` is added once Vitest has resolved its config.
-  const provided: TooltracePluginOptions & { concurrent?: boolean; verbose?: boolean } = { ...options };
+  const provided: Omit<TooltracePluginOptions, "meta"> & { concurrent?: boolean; verbose?: boolean; meta?: boolean } = { ...options };
   return {
     name: "tooltrace",
     enforce: "pre",
@@ -86,6 +94,8 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       // A verbose reporter asks for what passed too (trials print their table).
       if ((context.vitest.config?.reporters ?? []).some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "verbose"))
         provided.verbose = true;
+      // Whether any reporter may read the tests' sessions: the user's, before tooltrace adds its own.
+      provided.meta ??= readsMeta(context.vitest.config?.reporters ?? [], options, context.vitest.config?.watch === true);
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
       const reportOptions = options.report === true || !options.report ? {} : options.report;
@@ -101,6 +111,8 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       if (process.env.GITHUB_ACTIONS === "true" && !named("github-actions")) reporters.push(["github-actions", {}]);
       // JUnit: messages without colours, and each failing eval's conversation as its test case's system-out.
       if (named("junit")) reporters.unshift(plainMessagesReporter());
+      // The project took its copy of `provide` when it resolved its config: what was learnt here goes in again.
+      context.project?.provide?.("tooltrace", { ...provided });
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.

@@ -40,9 +40,10 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   setActiveScope(fileScope);
 
   await scopeEachTest(vitest, fileScope, options.concurrent === true, async (scope, task) => {
-    const { meta, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
-    // Reporters read it in the main process (JUnit's conversations, the viewer), after a merge of shards too.
-    if (meta.sessions.length > 0) task.meta.tooltrace = meta;
+    const { meta, sessionCount, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
+    // Reporters read it in the main process (JUnit's conversations, the viewer), after a merge of shards too;
+    // the plugin says whether any of the run's reporters does.
+    if (sessionCount > 0 && options.meta !== false) task.meta.tooltrace = meta();
     for (const warning of warnings) console.warn(warning);
     if (failure) throw failure;
   });
