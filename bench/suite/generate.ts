@@ -34,7 +34,8 @@ export function generateSuite(root: string, files = 20, testsPerFile = 50): void
   }
 }
 
-const AGENT = `import { generateText, stepCountIs, tool, type LanguageModel, type ModelMessage } from "ai";
+/** The agent every variant of the suite runs: its tools, the service they would reach, one turn over `generateText`. */
+export const AGENT = `import { generateText, stepCountIs, tool, type LanguageModel, type ModelMessage } from "ai";
 import { z } from "zod";
 
 export interface Task { id: string; title: string }

@@ -1,20 +1,29 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatMs, median, ratioWithSpread, withSpread } from "../stats.js";
 import { generateHeapSuite, generateSuite } from "./generate.js";
+import { generateVitestEvalsSuite } from "./generate-vitest-evals.js";
 
 /**
  * `npm run bench:suite`: the generated suite of 1,000 evals on tooltrace against the same evals on
  * `MockLanguageModelV3` with plain `expect`, each run by `vitest run` in its own process, alternating
  * (ABBA) so drift hits both alike. Reports the median wall time of each and the ratio; and the same tooltrace
- * suite with the trace viewer's reporter beside the default one, for what writing the report costs.
+ * suite with the trace viewer's reporter beside the default one, for what writing the report costs; and the same
+ * evals written for vitest-evals 0.16.1 (bench/deps, installed by scripts/bench-deps.mjs), the peer users compare.
  */
 const root = join(import.meta.dirname, "..", "..", "suite");
 const rounds = Number(process.env.SUITE_ROUNDS ?? 3);
 generateSuite(root);
 generateHeapSuite(root);
+generateVitestEvalsSuite(root);
+// vitest-evals from bench/deps; its own peers (vitest, ai, zod) resolve to the root's, the runner's own.
+mkdirSync(join(root, "node_modules"), { recursive: true });
+symlinkSync(
+  join(import.meta.dirname, "..", "..", "..", "bench", "deps", "node_modules", "vitest-evals"),
+  join(root, "node_modules", "vitest-evals"),
+);
 
 /** Bytes the heap grew by over one file of 1,000 evals, in one worker. */
 function heapGrowth(variant: "tooltrace" | "baseline"): number {
@@ -35,7 +44,7 @@ function heapGrowth(variant: "tooltrace" | "baseline"): number {
   return Number(growth);
 }
 
-type Variant = "tooltrace" | "baseline" | "report";
+type Variant = "tooltrace" | "baseline" | "report" | "vitest-evals";
 /** Where the report variant writes `tooltrace-report/`. */
 const reportFolder = mkdtempSync(join(tmpdir(), "tooltrace-suite-report-"));
 
@@ -54,21 +63,26 @@ function run(variant: Variant): number {
   return ms;
 }
 
-const samples: Record<Variant, number[]> = { tooltrace: [], baseline: [], report: [] };
+const samples: Record<Variant, number[]> = { tooltrace: [], baseline: [], report: [], "vitest-evals": [] };
 run("tooltrace");
 run("baseline");
 run("report");
+run("vitest-evals");
 for (let round = 0; round < rounds; round++) {
   const order: readonly Variant[] =
     round % 2 === 0
-      ? ["tooltrace", "report", "baseline", "baseline", "report", "tooltrace"]
-      : ["baseline", "report", "tooltrace", "tooltrace", "report", "baseline"];
+      ? ["tooltrace", "vitest-evals", "report", "baseline", "baseline", "report", "vitest-evals", "tooltrace"]
+      : ["baseline", "report", "vitest-evals", "tooltrace", "tooltrace", "vitest-evals", "report", "baseline"];
   for (const variant of order) samples[variant].push(run(variant));
 }
 console.log(`node ${process.version}; ${samples.tooltrace.length} runs of each suite, alternating`);
 console.log(`1,000 evals on tooltrace (sessions, stubs, mockModel, matchers): median ${withSpread(samples.tooltrace, formatMs)}`);
 console.log(`the same on MockLanguageModelV3 and plain expect (baseline):    median ${withSpread(samples.baseline, formatMs)}`);
-console.log(`ratio: ${ratioWithSpread(samples.tooltrace, samples.baseline)}`);
+console.log(`ratio: ${ratioWithSpread(samples.tooltrace, samples.baseline)} (aim: at most 1.1x)`);
+console.log(
+  `the same evals on vitest-evals 0.16.1 (describeEval, ToolCallJudge, its reporter): median ${withSpread(samples["vitest-evals"], formatMs)}`,
+);
+console.log(`tooltrace against vitest-evals: ${ratioWithSpread(samples.tooltrace, samples["vitest-evals"])} (aim: at most 0.9x)`);
 console.log(`the tooltrace suite writing the trace viewer (tooltrace/reporter):  median ${withSpread(samples.report, formatMs)}`);
 console.log(`report writing: ${ratioWithSpread(samples.report, samples.tooltrace)} of the suite without it (aim: at most 1.03x)`);
 const heaps = {
