@@ -55,7 +55,7 @@ export class Redactor {
   /** A value as JSON (dates as their strings, as the agent would send them), with every secret redacted. */
   value(value: unknown): unknown {
     if (value === undefined) return undefined;
-    return this.redactJson(toJsonValue(value), this.rules());
+    return this.redactJson(toJsonValue(value), this.rules(), new Memo());
   }
 
   /** Free text (an error message): secret values, URLs' secrets, and secret-named pairs in it. */
@@ -135,16 +135,28 @@ export class Redactor {
     );
   }
 
-  private redactJson(value: unknown, rules: RedactionRules): unknown {
-    if (typeof value === "string") return this.redactString(value, rules);
-    if (Array.isArray(value)) return value.map((item) => this.redactJson(item, rules));
+  // A trace shares one copy of each message among the requests that repeat it: the memo redacts it once.
+  private redactJson(value: unknown, rules: RedactionRules, memo = new Memo()): unknown {
+    if (typeof value === "string") {
+      const known = memo.strings.get(value);
+      if (known !== undefined) return known;
+      const redacted = this.redactString(value, rules);
+      memo.strings.set(value, redacted);
+      return redacted;
+    }
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [
-        name,
-        secretField(rules, name, "field") && item !== null && item !== "" ? REDACTED : this.redactJson(item, rules),
-      ]),
-    );
+    const done = memo.objects.get(value);
+    if (done !== undefined) return done;
+    const redacted = Array.isArray(value)
+      ? value.map((item) => this.redactJson(item, rules, memo))
+      : Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [
+            name,
+            secretField(rules, name, "field") && item !== null && item !== "" ? REDACTED : this.redactJson(item, rules, memo),
+          ]),
+        );
+    memo.objects.set(value, redacted);
+    return redacted;
   }
 
   /** A string value: JSON inside it redacted as JSON (re-serialized only if something changed), a multipart body by part, else as text. */
@@ -167,4 +179,10 @@ export class Redactor {
 function decodedBodies(value: object): object {
   const { body, bodyEncoding } = value as { body?: unknown; bodyEncoding?: unknown };
   return bodyEncoding === "base64" && typeof body === "string" ? { ...value, body: Buffer.from(body, "base64").toString("latin1") } : value;
+}
+
+/** What one redaction already did: objects (shared by reference in a trace) and strings, each redacted once. */
+class Memo {
+  readonly objects = new Map<object, unknown>();
+  readonly strings = new Map<string, string>();
 }

@@ -13,7 +13,7 @@
 export function toJsonValue(value: unknown): unknown {
   let plain: boolean;
   try {
-    plain = isPlainJson(value, 0);
+    plain = isPlainJson(value, 0, new Set());
   } catch {
     plain = false; // a getter threw: the copy records it
   }
@@ -31,7 +31,7 @@ const MAX_PLAIN_DEPTH = 64;
  * True for a value that is already JSON (plain objects and arrays, strings, finite numbers, booleans, null,
  * no `undefined` inside). Such a value is returned as it is: checking it allocates nothing, copying it would.
  */
-function isPlainJson(value: unknown, depth: number): boolean {
+function isPlainJson(value: unknown, depth: number, checked: Set<object>): boolean {
   if (value === null) return true;
   switch (typeof value) {
     case "string":
@@ -41,15 +41,19 @@ function isPlainJson(value: unknown, depth: number): boolean {
       return Number.isFinite(value);
     case "object": {
       if (depth > MAX_PLAIN_DEPTH) return false;
+      // An object shared by reference (a message many requests repeat) is checked once.
+      if (checked.has(value as object)) return true;
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1, checked)) return false;
+        checked.add(value);
         return true;
       }
       const proto = Object.getPrototypeOf(value) as unknown;
       if (proto !== Object.prototype && proto !== null) return false;
       for (const key in value) {
-        if (!Object.hasOwn(value, key) || !isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+        if (!Object.hasOwn(value, key) || !isPlainJson((value as Record<string, unknown>)[key], depth + 1, checked)) return false;
       }
+      checked.add(value as object);
       return true;
     }
     default:
