@@ -141,9 +141,10 @@ describe("Claude Code through the loopback proxy", { timeout: 60_000 }, () => {
       llm: (request: MockModelRequest) =>
         request.tools.some((tool) => tool.name === "Bash") ? new Promise<string>(() => undefined) : "ok",
     });
-    const turn = await session.send("Hang.", { timeoutMs: 4_000 });
+    // Long enough for the CLI to start and ask on a loaded machine (three test files run at once).
+    const turn = await session.send("Hang.", { timeoutMs: 12_000 });
     expect(turn.status).toBe("failed");
-    expect(turn.error?.message).toMatch(/turn 0 timed out after 4000 ms\. Pending: model call to anthropic\.messages claude-\S+/);
+    expect(turn.error?.message).toMatch(/turn 0 timed out after 12000 ms\. Pending: model call to anthropic\.messages claude-\S+/);
     // The process group was killed: the run ended and removed its scratch folder.
     for (let i = 0; i < 50 && existsSync(root); i++) await sleep(100);
     expect(root).not.toBe("");
