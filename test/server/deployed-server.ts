@@ -60,13 +60,24 @@ export async function startDeployedAgent(
     ),
   );
   const port = await new Promise<number>((resolve, reject) => {
+    // A server that never says its port fails the test with what it logged, rather than holding the run.
+    const silent = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the deployed agent (${framework}) said no port in 30 s: ${logs.join("\n")}`));
+    }, 30_000);
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const line = /\{"port":(\d+)\}/.exec(out);
-      if (line) resolve(Number(line[1]));
+      if (line) {
+        clearTimeout(silent);
+        resolve(Number(line[1]));
+      }
     });
-    child.once("exit", (code) => reject(new Error(`the deployed agent exited with ${code}: ${logs.join("\n")}`)));
+    child.once("exit", (code) => {
+      clearTimeout(silent);
+      reject(new Error(`the deployed agent exited with ${code}: ${logs.join("\n")}`));
+    });
   });
   const url = `http://127.0.0.1:${port}`;
   return {
