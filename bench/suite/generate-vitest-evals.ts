@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT } from "./generate.js";
+import { AGENT, SCRIPT_HELPERS, scriptedModel } from "./generate.js";
 
 /**
  * Generates a third variant of the suite in generate.ts: the same 1,000 evals written the way a user of
@@ -46,10 +46,7 @@ import type { ModelMessage } from "ai";
 import { createHarness, describeEval, ToolCallJudge, toolCalls, type TranscriptMessageInput } from "vitest-evals";
 import { createTools, runAgent, type Task } from "./agent.js";
 
-const usage = { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-const call = (id: string, toolName: string, input: object) => ({ content: [{ type: "tool-call" as const, toolCallId: id, toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls" as const, raw: "tool-calls" }, usage, warnings: [] });
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] });
-
+${SCRIPT_HELPERS}
 interface Turn { agent: (message: string) => ReturnType<typeof runAgent>; message: string }
 
 const taskAgent = createHarness<Turn, string>({
@@ -83,14 +80,7 @@ function evalTest(n: number): string {
         return { success: true };
       },
     });
-    const script = [
-      call("call_1", "list_tasks", { status: "open" }),
-      text("You have: Task ${n}, Call mom."),
-      call("call_2", "complete_task", { task_id: "task-${n}" }),
-      call("call_3", "list_tasks", { status: "open" }),
-      text("Done. Left: Call mom."),
-    ];
-    const model = new MockLanguageModelV3({ doGenerate: async () => script.shift()! });
+${scriptedModel(n, "    ")}
     const history: ModelMessage[] = [];
     const agent = (message: string) => runAgent(model, tools, history, message);
     const first = await run({ agent, message: "What is open?" });

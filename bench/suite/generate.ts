@@ -104,15 +104,34 @@ import { createTools, realService, runAgent } from "./agent.js";
 import type { ModelMessage } from "ai";
 `;
 
+/** What the suites that script \`MockLanguageModelV3\` build their replies with: usage, a tool call, a text. */
+export const SCRIPT_HELPERS = `const usage = { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const call = (id: string, toolName: string, input: object) => ({ content: [{ type: "tool-call" as const, toolCallId: id, toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls" as const, raw: "tool-calls" }, usage, warnings: [] });
+const text = (value: string) => ({ content: [{ type: "text" as const, text: value }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] });
+`;
+
+/** The five model calls of eval \`n\` as the bare suites script them, and the model over them, indented for its place. */
+export function scriptedModel(n: number, indent: string): string {
+  return [
+    "const script = [",
+    '  call("call_1", "list_tasks", { status: "open" }),',
+    `  text("You have: Task ${n}, Call mom."),`,
+    `  call("call_2", "complete_task", { task_id: "task-${n}" }),`,
+    '  call("call_3", "list_tasks", { status: "open" }),',
+    '  text("Done. Left: Call mom."),',
+    "];",
+    "const model = new MockLanguageModelV3({ doGenerate: async () => script.shift()! });",
+  ]
+    .map((line) => indent + line)
+    .join("\n");
+}
+
 const BASELINE_HEADER = `import { expect, test } from "vitest";
 import { MockLanguageModelV3 } from "ai/test";
 import { createTools, runAgent, type Task } from "./agent.js";
 import type { ModelMessage } from "ai";
 
-const usage = { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-const call = (id: string, toolName: string, input: object) => ({ content: [{ type: "tool-call" as const, toolCallId: id, toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls" as const, raw: "tool-calls" }, usage, warnings: [] });
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] });
-`;
+${SCRIPT_HELPERS}`;
 
 function tooltraceTest(n: number): string {
   return `test("eval ${n}", async () => {
@@ -160,14 +179,7 @@ function baselineTest(n: number): string {
       return { success: true };
     },
   });
-  const script = [
-    call("call_1", "list_tasks", { status: "open" }),
-    text("You have: Task ${n}, Call mom."),
-    call("call_2", "complete_task", { task_id: "task-${n}" }),
-    call("call_3", "list_tasks", { status: "open" }),
-    text("Done. Left: Call mom."),
-  ];
-  const model = new MockLanguageModelV3({ doGenerate: async () => script.shift()! });
+${scriptedModel(n, "  ")}
   const history: ModelMessage[] = [];
   const first = await runAgent(model, tools, history, "What is open?");
   expect(first.finishReason).toBe("stop");
