@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { describe, expect, test } from "vitest";
-import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+import { projectInstalled, projectWithPackage, writeStrictTsconfig } from "../fixtures/installed-project.js";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "../..");
@@ -46,21 +46,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
       expect(output).toMatch(/Test Files\s+2 passed \(2\)/);
       expect(output).toMatch(/Tests\s+2 passed \(2\)/);
       // What it wrote type-checks under a plain strict tsconfig.
-      writeFileSync(
-        join(project, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: "nodenext",
-            moduleResolution: "nodenext",
-            target: "es2022",
-            noEmit: true,
-            skipLibCheck: true,
-            types: ["node"],
-          },
-          include: ["evals", "vitest.config.ts"],
-        }),
-      );
+      writeStrictTsconfig(project, { include: ["evals", "vitest.config.ts"], skipLibCheck: true, types: ["node"] });
       const tsc = await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project]).catch(
         (error: { stdout: string; stderr: string }) => error,
       );

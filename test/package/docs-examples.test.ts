@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { projectInstalled } from "../fixtures/installed-project.js";
+import { projectInstalled, writeStrictTsconfig } from "../fixtures/installed-project.js";
 
 const root = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -119,22 +119,7 @@ function projectFor(doc: string, examples: readonly Example[]): string {
     if (!existsSync(target) && existsSync(join(root, "node_modules", name))) symlinkSync(join(root, "node_modules", name), target, "dir");
   }
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "docs", private: true, type: "module" }));
-  writeFileSync(
-    join(project, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        target: "es2022",
-        noEmit: true,
-        skipLibCheck: true,
-        types: ["node"],
-      },
-      include: ["**/*.ts"],
-      exclude: ["node_modules"],
-    }),
-  );
+  writeStrictTsconfig(project, { include: ["**/*.ts"], exclude: ["node_modules"], skipLibCheck: true, types: ["node"] });
   for (const example of examples) {
     mkdirSync(dirname(join(project, example.path)), { recursive: true });
     writeFileSync(join(project, example.path), example.text);

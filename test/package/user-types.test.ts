@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+import { projectInstalled, projectWithPackage, writeStrictTsconfig } from "../fixtures/installed-project.js";
 import { expect, test } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
@@ -18,20 +18,7 @@ test.skipIf(!projectInstalled)(
   { timeout: 120_000 },
   async () => {
     const project = projectWithPackage("types");
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: false,
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          target: "es2022",
-          noEmit: true,
-        },
-        include: ["*.ts"],
-      }),
-    );
+    writeStrictTsconfig(project, { include: ["*.ts"], skipLibCheck: false });
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", type: "module", private: true }));
     writeFileSync(
       join(project, "todo.eval.ts"),
@@ -68,20 +55,7 @@ test.skipIf(!projectInstalled)(
   { timeout: 120_000 },
   async () => {
     const project = projectWithPackage("eval-agent-types");
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: false,
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          target: "es2022",
-          noEmit: true,
-        },
-        include: ["*.ts"],
-      }),
-    );
+    writeStrictTsconfig(project, { include: ["*.ts"], skipLibCheck: false });
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user", type: "module", private: true }));
     writeFileSync(
       join(project, "flight-agent.ts"),
