@@ -3,6 +3,7 @@ import type { ComparedTest, Comparison, StatusChange } from "./compare.js";
 import { isChanged } from "./compare.js";
 import type { RateInterval } from "./pass-rate-interval.js";
 import { escapeHtml } from "./escape-html.js";
+import { percent, signed } from "../base/percent.js";
 
 /** Where each run's own viewer page is, to link a test to its conversation in either run. */
 export interface ComparedPages {
@@ -97,7 +98,7 @@ function rates(test: ComparedTest): string {
   const after = test.current?.trials;
   if (!before && !after) return "";
   const bar = (interval: RateInterval, which: string) =>
-    `<div class="rate ${which}" title="${which} ${pct(interval.rate)} (${pct(interval.low)} to ${pct(interval.high)})"><span class="ci" style="left:${pct(interval.low)};width:${pct(interval.high - interval.low)}"></span><span class="dot" style="left:${pct(interval.rate)}"></span></div>`;
+    `<div class="rate ${which}" title="${which} ${percent(interval.rate)} (${percent(interval.low)} to ${percent(interval.high)})"><span class="ci" style="left:${percent(interval.low)};width:${percent(interval.high - interval.low)}"></span><span class="dot" style="left:${percent(interval.rate)}"></span></div>`;
   const parts = [before ? bar(before.interval, "baseline") : "", after ? bar(after.interval, "current") : ""];
   const moved = test.passRate;
   if (before && after && moved) {
@@ -129,13 +130,4 @@ function diffLines(diff: string): string {
 
 function link(page: string, id: string, label: string): string {
   return `<a href="${escapeHtml(`${pathToFileURL(page).href}#test=${encodeURIComponent(id)}`)}">${label} ›</a>`;
-}
-
-function pct(rate: number): string {
-  return `${Math.round(rate * 1000) / 10}%`;
-}
-
-function signed(value: number): string {
-  const rounded = Math.round(value * 10) / 10;
-  return `${rounded > 0 ? "+" : ""}${rounded}`;
 }

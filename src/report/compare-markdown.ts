@@ -1,5 +1,6 @@
 import { type ComparedSide, type ComparedTest, type Comparison, isChanged, type StatusChange } from "./compare.js";
 import { escapeHtml } from "./escape-html.js";
+import { percent, signed } from "../base/percent.js";
 
 const LABEL: Record<StatusChange, string> = {
   broken: "❌ broken",
@@ -41,9 +42,9 @@ export function comparisonMarkdown(comparison: Comparison, options: { readonly s
 function passRate(test: ComparedTest): string {
   const before = test.baseline?.trials;
   const after = test.current?.trials;
-  if (!before || !after || !test.passRate) return after ? pct(after.interval.rate) : "";
+  if (!before || !after || !test.passRate) return after ? percent(after.interval.rate) : "";
   const { change, low, high, significant } = test.passRate;
-  return `${pct(before.interval.rate)} → ${pct(after.interval.rate)} (${sign(change * 100, "pt")}, 95% CI ${sign(low * 100, "")} to ${sign(high * 100, "pt")})${significant ? "" : ", within chance"}`;
+  return `${percent(before.interval.rate)} → ${percent(after.interval.rate)} (${signed(change * 100, "pt")}, 95% CI ${signed(low * 100, "")} to ${signed(high * 100, "pt")})${significant ? "" : ", within chance"}`;
 }
 
 function delta(test: ComparedTest, field: keyof Pick<ComparedSide, "tokens" | "durationMs">): string {
@@ -52,17 +53,8 @@ function delta(test: ComparedTest, field: keyof Pick<ComparedSide, "tokens" | "d
   const after = test.current?.[field];
   if (before === undefined || after === undefined) return `${Math.round(after ?? before ?? 0)}${unit}`;
   if (before === after) return `${Math.round(after)}${unit}`;
-  const share = before === 0 ? "" : ` (${sign(((after - before) / before) * 100, "%")})`;
+  const share = before === 0 ? "" : ` (${signed(((after - before) / before) * 100, "%")})`;
   return `${Math.round(before)} → ${Math.round(after)}${unit}${share}`;
-}
-
-function pct(rate: number): string {
-  return `${Math.round(rate * 1000) / 10}%`;
-}
-
-function sign(value: number, unit: string): string {
-  const rounded = Math.round(value * 10) / 10;
-  return `${rounded > 0 ? "+" : ""}${rounded}${unit}`;
 }
 
 /** Table cells: one line, no pipe breaking the row, no markup. */

@@ -4,6 +4,7 @@ import { compareReports } from "./compare.js";
 import { comparisonMarkdown } from "./compare-markdown.js";
 import { readReport } from "./read-report.js";
 import { type ReportedModule, type ReportTest, reportCounts, reportData, reportTests } from "./report-data.js";
+import { percent } from "../base/percent.js";
 
 /** The totals of a run's evals: tests by state, and what their sessions did. */
 function totals(tests: readonly ReportTest[]) {
@@ -24,8 +25,6 @@ function totals(tests: readonly ReportTest[]) {
   const { passed, failed } = reportCounts(tests);
   return { passed, failed, sessions, toolCalls, modelCalls, tokens };
 }
-
-const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 

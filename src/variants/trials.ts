@@ -10,6 +10,7 @@ import type { Turn } from "../trace/types.js";
 import { branchReport } from "./branch-report.js";
 import { passAtK, passHatK } from "./pass-rates.js";
 import type { Variant } from "./variants.js";
+import { percent } from "../base/percent.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -177,10 +178,6 @@ function summarize(report: TrialsReport): string {
   ];
   const tree = report.tree ? ["  Where they diverge:", ...divergenceLines(report.tree).map((line) => `    ${line}`)] : [];
   return noWorkflowCommands([branchReport(report.name, report.runs, new Map(), "trials"), `  ${rates.join(" · ")}`, ...tree].join("\n"));
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`;
 }
 
 function firstLines(error: unknown): string {
