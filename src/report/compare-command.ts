@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Comparison, compareReports } from "./compare.js";
 import { comparisonHtml } from "./compare-html.js";
 import { comparisonMarkdown } from "./compare-markdown.js";
 import { readReport } from "./read-report.js";
+import { ownPage } from "./show.js";
 
 /** Options of `tooltrace show --compare`. */
 export interface CompareCommandOptions {
@@ -30,14 +31,6 @@ export function compareCommand(baseline: string, current: string, options: Compa
   );
   if (options.markdown) return { output: comparisonMarkdown(comparison), comparison, regressed };
   const page = resolve(options.out ?? join(mkdtempSync(join(tmpdir(), "tooltrace-compare-")), "index.html"));
-  writeFileSync(page, comparisonHtml(comparison, { baseline: pageOf(baseline), current: pageOf(current) }));
+  writeFileSync(page, comparisonHtml(comparison, { baseline: ownPage(baseline), current: ownPage(current) }));
   return { output: page, comparison, regressed };
-}
-
-/** A run's own viewer page, when the run was given as a report folder or its page. */
-function pageOf(target: string): string | undefined {
-  const path = resolve(target);
-  if (path.endsWith(".html")) return path;
-  const page = join(path, "index.html");
-  return existsSync(path) && statSync(path).isDirectory() && existsSync(page) ? page : undefined;
 }

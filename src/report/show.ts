@@ -10,11 +10,16 @@ import { viewerHtml } from "./viewer-html.js";
  * own, or one made in a temporary folder), opened in the default browser unless `open` is false. Returns its path.
  */
 export function show(target: string, open = true): string {
-  const path = resolve(target);
-  const own = existsSync(path) && statSync(path).isDirectory() ? join(path, "index.html") : path.endsWith(".html") ? path : undefined;
-  const page = own !== undefined && existsSync(own) ? own : pageFor(target);
+  const page = ownPage(target) ?? pageFor(target);
   if (open) openPage(page);
   return page;
+}
+
+/** A run's own viewer page, when `target` is a report folder or its page. */
+export function ownPage(target: string): string | undefined {
+  const path = resolve(target);
+  const page = existsSync(path) && statSync(path).isDirectory() ? join(path, "index.html") : path.endsWith(".html") ? path : undefined;
+  return page !== undefined && existsSync(page) ? page : undefined;
 }
 
 /** Opens a page in the default browser (never in CI). */
