@@ -95,7 +95,8 @@ interface VitestFileResult {
 
 function fromVitestJson(files: readonly VitestFileResult[]): ReportData {
   const tests: ReportTest[] = files.flatMap((result) => {
-    const file = relative(process.cwd(), result.name).startsWith("..") ? result.name : relative(process.cwd(), result.name);
+    const inside = relative(process.cwd(), result.name);
+    const file = inside.startsWith("..") ? result.name : inside;
     return result.assertionResults.map((test) => ({
       id: `${file}#${test.fullName}`,
       file: file.split(sep).join("/"),

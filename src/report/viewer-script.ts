@@ -145,12 +145,10 @@ ${VIEWER_CALLS}
   }
 
   function drawTimeline(turn, calls, parent) {
-    var first = calls.reduce(function (min, c) { return Math.min(min, c.start); }, Infinity);
-    var last = calls.reduce(function (max, c) { return Math.max(max, c.end === undefined || c.end === null ? c.start : c.end); }, first);
-    if (calls.length > 500) return drawCanvasTimeline(calls, first, last, parent);
-    var box = $("div", "timeline");
     var start = calls.reduce(function (min, c) { return Math.min(min, c.start); }, Infinity);
     var end = calls.reduce(function (max, c) { return Math.max(max, c.end === undefined || c.end === null ? c.start : c.end); }, start);
+    if (calls.length > 500) return drawCanvasTimeline(calls, start, end, parent);
+    var box = $("div", "timeline");
     var span = Math.max(end - start, 1);
     calls.forEach(function (call) {
       var bar = $("div", "bar " + call.kind + " " + call.status);
