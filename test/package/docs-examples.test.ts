@@ -100,7 +100,8 @@ beforeAll(async () => {
     { cwd: base, maxBuffer: 64 << 20 },
   );
 }, 300_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// A whole install: removing it can take longer than a hook's default 10 s on a slow disk.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 /** A document's project: the base install's packages, the CLI agents, and the document's files. */
 function projectFor(doc: string, examples: readonly Example[]): string {

@@ -8,7 +8,8 @@ import { afterAll, expect, test } from "vitest";
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "tooltrace-pack-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// A whole install: removing it can take longer than a hook's default 10 s on a slow disk.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 interface Manifest {
   scripts: Record<string, string>;
