@@ -12,6 +12,8 @@ import { toHaveUsageAtMost } from "./to-have-usage-at-most.js";
 import { toHaveResult } from "./to-have-result.js";
 import { toHaveRequested } from "./to-have-requested.js";
 import { toMatchTrajectory } from "./to-match-trajectory.js";
+import { toHaveRecovered } from "./to-have-recovered.js";
+import { toHaveGivenUpCleanly } from "./to-have-given-up-cleanly.js";
 import { toMatchInlineTraceSnapshot, toMatchTraceSnapshot } from "./to-match-trace-snapshot.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
@@ -30,6 +32,8 @@ export const matchers = {
   toHaveResult,
   toHaveRequested,
   toMatchTrajectory,
+  toHaveRecovered,
+  toHaveGivenUpCleanly,
   toMatchTraceSnapshot,
   toMatchInlineTraceSnapshot,
 };

@@ -24,6 +24,8 @@ export {
   type TrajectoryOrder,
   type ArgumentsMode,
 } from "./to-match-trajectory.js";
+export { toHaveRecovered } from "./to-have-recovered.js";
+export { toHaveGivenUpCleanly, type GivenUpOptions } from "./to-have-given-up-cleanly.js";
 export {
   toMatchTraceSnapshot,
   toMatchInlineTraceSnapshot,

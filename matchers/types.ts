@@ -4,6 +4,7 @@ import type { ToolOrderEntry } from "./to-have-tool-order.js";
 import type { CountExpectation } from "./lib/count.js";
 import type { UsageLimit } from "./to-have-usage-at-most.js";
 import type { RequestedOptions } from "./to-have-requested.js";
+import type { GivenUpOptions } from "./to-have-given-up-cleanly.js";
 import type { TrajectoryOptions, TrajectoryStep } from "./to-match-trajectory.js";
 import type { TraceSnapshotMatcherOptions } from "./to-match-trace-snapshot.js";
 
@@ -20,6 +21,10 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveFailedAction(name?: string | FailedActionOptions, options?: FailedActionOptions): R;
   /** Some assistant text includes this text or matches this RegExp. */
   toHaveMessageIncluding(expected: string | RegExp): R;
+  /** The agent met injected faults (`faults`) and recovered from each: a retry got through, the turn completed. */
+  toHaveRecovered(): R;
+  /** The agent met an injected fault it could not get past and stopped cleanly (the turn completed, or failed with `error`). */
+  toHaveGivenUpCleanly(options?: GivenUpOptions): R;
   /** The turn completed and nothing was rejected. */
   toSucceed(): R;
   /** No tool call failed. */

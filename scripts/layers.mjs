@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 export const LAYERS = [
   ["src/base"],
   ["src/trace"],
+  ["src/faults"],
   ["src/secrets"],
   ["src/stubs"],
   ["src/http-mocks"],

@@ -91,6 +91,7 @@ export { MiddlewareAbort } from "./middleware/turn-middleware.js";
 export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middleware/scrubber.js";
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
+export type { Fault, FaultKind } from "./faults/types.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
 export type {
   CassetteMode,

@@ -14,6 +14,8 @@ import { fromAiSdkPrompt } from "../model/from-ai-sdk-prompt.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelOptions, ResolvedReply } from "../model/types.js";
 import { catchModelCall } from "./model-call.js";
+import { faultAsApiError, paceAnswer, pacedParts } from "./ai-sdk-faults.js";
+import { injectedFaultOf } from "../faults/fault-error.js";
 
 /** Options of a mock model served to `ai@5`, which speaks specification v2. */
 export interface MockModelV2Options extends MockModelOptions {
@@ -73,7 +75,12 @@ async function reply(
     options.prompt as Parameters<typeof fromAiSdkPrompt>[0],
     options.tools as Parameters<typeof fromAiSdkPrompt>[1],
   );
-  return catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
+  try {
+    return await catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
+  } catch (error) {
+    const fault = injectedFaultOf(error);
+    throw fault === undefined ? error : faultAsApiError(fault, `mock://${responder.provider}/${responder.modelId}`);
+  }
 }
 
 function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {
@@ -101,15 +108,6 @@ function streamParts(resolved: ResolvedReply): (LanguageModelV3StreamPart & Lang
   return parts;
 }
 
-function toStream<T>(parts: readonly T[]): ReadableStream<T> {
-  return new ReadableStream<T>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
-}
-
 /** How one specification version writes a reply's finish reason and usage; the rest of the model is shared. */
 interface FinishShape<TFinish, TUsage> {
   readonly finishReason: (resolved: ResolvedReply) => TFinish;
@@ -129,11 +127,12 @@ function model<TVersion extends string, TFinish, TUsage>(
     supportedUrls: {},
     async doGenerate(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, false);
+      await paceAnswer(resolved, resolved.text.length + JSON.stringify(resolved.toolCalls).length);
       return { content: content(resolved), finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage), warnings: [] };
     },
     async doStream(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, true);
-      return { stream: toStream([...streamParts(resolved), { type: "finish" as const, ...finish(resolved) }]) };
+      return { stream: pacedParts(resolved, [...streamParts(resolved), { type: "finish" as const, ...finish(resolved) }]) };
     },
   };
 }

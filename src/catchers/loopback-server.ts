@@ -69,7 +69,12 @@ async function respond(
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
     outgoing.end();
   } catch (error) {
-    if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "application/json" });
+    // A body that broke after its headers went out (a dropped stream, on purpose or not) drops the connection.
+    if (outgoing.headersSent) {
+      outgoing.destroy();
+      return;
+    }
+    outgoing.writeHead(500, { "content-type": "application/json" });
     outgoing.end(JSON.stringify({ error: { message: message(error instanceof Error ? error.message : String(error)) } }));
   }
 }

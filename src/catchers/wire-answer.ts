@@ -10,6 +10,9 @@ import type { DecodedRequest, WireApi, WireCodec } from "../wire/codec.js";
 import { WireRequestError } from "../wire/codec.js";
 import { codecsFor } from "../wire/codecs.js";
 import { errorReply, modelReply } from "../wire/http-replies.js";
+import { faultReply, pacedReply } from "../wire/fault-replies.js";
+import { injectedFaultOf } from "../faults/fault-error.js";
+import { paceOf } from "../faults/paced-body.js";
 import { toResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
@@ -256,6 +259,8 @@ async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () =>
   } catch (cause) {
     if (cause instanceof UpstreamError)
       return { status: cause.status, headers: { "content-type": cause.contentType || "application/json" }, body: cause.body };
+    const fault = injectedFaultOf(cause);
+    if (fault !== undefined) return faultReply(codec, fault, decoded, codec.responseId(exchange.responseNumber));
     return errorReply(codec, "mock_failed", cause instanceof Error ? cause.message : String(cause));
   }
   // A real model's reply that nothing in the chain replaced reaches the client as the upstream sent it.
@@ -271,7 +276,9 @@ async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () =>
     codec.remember(answered, decoded, id, exchange.memory);
     boundMemory(exchange.memory);
   }
-  return modelReply(codec, answered, decoded, id);
+  const pace = paceOf(answered);
+  if (pace === undefined) return modelReply(codec, answered, decoded, id);
+  return pacedReply(modelReply(codec, answered, decoded, id), pace, decoded.stream ? codec.encodeStream(answered, decoded, id) : undefined);
 }
 
 function isResponder(value: unknown): value is Responder {

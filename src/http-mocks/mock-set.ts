@@ -1,8 +1,16 @@
 import { seededRandom } from "../base/seeded-random.js";
+import { FaultPlan } from "../faults/fault-plan.js";
+import type { FiredFault } from "../faults/types.js";
 import { interpretFirstMatch } from "../stubs/match-interpreter.js";
 import type { HttpMockOutcome, HttpMockResponse, HttpRequestView } from "./types.js";
 import { urlMatches } from "./url-pattern.js";
 import type { CompiledHttpMock } from "./validate-http-mock.js";
+
+/** The mock that matched a request, and the fault it answers with instead of an outcome. */
+export interface HttpMockFaultSelection {
+  readonly mockId: string;
+  readonly fault: FiredFault;
+}
 
 /** The mock that answers a request, and with which of its outcomes. */
 export interface HttpMockSelection {
@@ -20,6 +28,7 @@ export interface HttpMockSelection {
  */
 export class HttpMockSet {
   private readonly used = new Map<string, number>();
+  private readonly faults = new Map<string, FaultPlan>();
 
   constructor(
     private readonly mocks: readonly CompiledHttpMock[],
@@ -32,7 +41,7 @@ export class HttpMockSet {
   }
 
   /** The mock answering `request`, advancing its sequence; `undefined` when none fits. */
-  select(request: HttpRequestView): HttpMockSelection | undefined {
+  select(request: HttpRequestView): HttpMockSelection | HttpMockFaultSelection | undefined {
     const mock = this.mocks.find(
       (candidate) =>
         (candidate.method === undefined || candidate.method === request.method) &&
@@ -40,12 +49,28 @@ export class HttpMockSet {
         interpretFirstMatch([candidate.program], request) === 0,
     );
     if (mock === undefined) return undefined;
+    const fault = this.faultOf(mock);
+    if (fault !== undefined && fault.fault.fault !== "slow") {
+      if (!this.used.has(mock.id)) this.used.set(mock.id, 0);
+      return { mockId: mock.id, fault };
+    }
     const count = this.used.get(mock.id) ?? 0;
     this.used.set(mock.id, count + 1);
     const outcomeIndex = Math.min(count, mock.outcomes.length - 1);
     const outcome = mock.outcomes[outcomeIndex] as HttpMockOutcome;
-    const delayMs = "networkError" in outcome ? 0 : delayOf(outcome.delayMs, this.seed, mock.id, count);
+    const delayMs = "networkError" in outcome ? 0 : delayOf(outcome.delayMs, this.seed, mock.id, count) + slowness(fault, outcome);
     return { mockId: mock.id, outcomeIndex, outcome, delayMs };
+  }
+
+  /** Counts a request `mock` matched against its faults: the one that fires, if any. */
+  private faultOf(mock: CompiledHttpMock): FiredFault | undefined {
+    if (mock.faults === undefined) return undefined;
+    let plan = this.faults.get(mock.id);
+    if (plan === undefined) {
+      plan = new FaultPlan(mock.faults, `HTTP mock "${mock.id}" faults`, this.seed);
+      this.faults.set(mock.id, plan);
+    }
+    return plan.next();
   }
 
   unusedIds(): string[] {
@@ -60,6 +85,14 @@ function delayOf(delayMs: HttpMockResponse["delayMs"], seed: number, id: string,
   let hash = (seed * 1_000_003 + use) >>> 0;
   for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619) >>> 0;
   return Math.round(delayMs.min + seededRandom(hash)() * (delayMs.max - delayMs.min));
+}
+
+/** What a `slow` fault adds to an answer's delay: its time to first byte, and its body at its pace. */
+function slowness(fired: FiredFault | undefined, outcome: HttpMockResponse): number {
+  if (fired === undefined) return 0;
+  const { firstTokenMs = 0, tokensPerSecond } = fired.fault;
+  const size = outcome.json !== undefined ? JSON.stringify(outcome.json).length : (outcome.text?.length ?? 0);
+  return firstTokenMs + (tokensPerSecond ? Math.round((Math.ceil(size / 4) / tokensPerSecond) * 1000) : 0);
 }
 
 /** The response an outcome describes (not a network error). */

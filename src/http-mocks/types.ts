@@ -1,3 +1,4 @@
+import type { Fault } from "../faults/types.js";
 import type { ToolStubMatch } from "../stubs/types.js";
 
 /** What an HTTP mock answers with: a response, after an optional delay. */
@@ -53,6 +54,12 @@ export interface HttpMock {
   readonly match?: ToolStubMatch;
   readonly outcome?: HttpMockOutcome;
   readonly outcomes?: readonly HttpMockOutcome[];
+  /**
+   * Faults injected into the requests this mock matches, before its outcomes (which keep their place for
+   * the retry): a 429 with `Retry-After`, a 5xx, a malformed body, a dropped connection, a slow answer.
+   * `calls` counts the requests this mock matched.
+   */
+  readonly faults?: readonly Fault[];
 }
 
 /** What an HTTP mock matches against: the request as plain JSON. */

@@ -1,3 +1,5 @@
+import type { Fault } from "../faults/types.js";
+import { faultListProblem } from "../faults/check-faults.js";
 import { StubConfigError, type ConfigErrorLocation, pointerToken } from "../base/errors.js";
 import { excerpt } from "../base/excerpt.js";
 import { compileMatch } from "../stubs/compile-match.js";
@@ -12,7 +14,7 @@ import type { HttpMockOutcome } from "./types.js";
 /** An HTTP token: what `Headers` accepts as a name. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const MOCK_FIELDS = new Set(["id", "method", "url", "match", "outcome", "outcomes"]);
+const MOCK_FIELDS = new Set(["id", "method", "url", "match", "outcome", "outcomes", "faults"]);
 const RESPONSE_FIELDS = new Set(["status", "json", "text", "headers", "delayMs"]);
 
 /** An HTTP mock after validation, its `match` compiled. */
@@ -22,6 +24,7 @@ export interface CompiledHttpMock {
   readonly url: string | RegExp;
   readonly program: MatchProgram;
   readonly outcomes: readonly HttpMockOutcome[];
+  readonly faults: readonly Fault[] | undefined;
 }
 
 /**
@@ -70,7 +73,7 @@ function compileOne(mock: unknown, index: number): CompiledHttpMock {
       throw new StubConfigError(
         at(`/${key}`),
         `unknown field \`${key}\`.`,
-        "an HTTP mock has only id, method, url, match, and outcome or outcomes.",
+        "an HTTP mock has only id, method, url, match, outcome or outcomes, and faults.",
       );
   }
   const { url, method } = mock;
@@ -98,7 +101,10 @@ function compileOne(mock: unknown, index: number): CompiledHttpMock {
     );
   }
   const outcomes = "outcome" in mock ? [checkOutcome(mock.outcome, at("/outcome"))] : checkOutcomes(mock.outcomes, at);
-  return { id, method: method?.toUpperCase(), url, program: compileMatch(mock.match as ToolStubMatch | undefined), outcomes };
+  const faults = mock.faults as readonly Fault[] | undefined;
+  const problem = faults === undefined ? undefined : faultListProblem(faults);
+  if (problem !== undefined) throw new StubConfigError(at(`/faults${problem.pointer}`), `${problem.problem}.`, problem.fix);
+  return { id, method: method?.toUpperCase(), url, program: compileMatch(mock.match as ToolStubMatch | undefined), outcomes, faults };
 }
 
 function checkOutcomes(outcomes: unknown, at: (pointer: string) => ConfigErrorLocation): HttpMockOutcome[] {

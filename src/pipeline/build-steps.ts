@@ -4,6 +4,8 @@ import type { TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import type { RuleSet } from "../stubs/rule-set.js";
 import { cassetteStep } from "./steps/cassette-step.js";
+import type { FaultPlan } from "../faults/fault-plan.js";
+import { faultStep } from "./steps/fault-step.js";
 import { httpMockStep } from "./steps/http-mock-step.js";
 import { middlewareSteps } from "./steps/middleware-step.js";
 import type { HostRule } from "../base/hosts.js";
@@ -21,6 +23,8 @@ export interface ChainParts {
   readonly rules: RuleSet;
   readonly httpMocks: HttpMockSet;
   readonly cassette: Cassette | undefined;
+  /** The session's faults on its model calls (`createSession({ faults })`). */
+  readonly faults?: FaultPlan | undefined;
   /**
    * Strict mode refuses what would go live (a recording session lets the real thing run, strict or not),
    * but for HTTP to the hosts it allows.
@@ -32,12 +36,13 @@ export interface ChainParts {
  * The order of the chain, outermost first. Recording wraps all of it (it is the chain itself: see
  * `ChainCall.run`), so the trace holds what the agent finally saw:
  *
- *   record → middleware → the session's steps → stubs and HTTP mocks → cassette → strict → the real thing
+ *   record → middleware → the session's steps → faults → stubs and HTTP mocks → cassette → strict → the real thing
  */
 export function buildSteps(parts: ChainParts): readonly Step[] {
   return [
     ...middlewareSteps(parts.middleware, parts.turnMiddleware),
     ...(parts.steps ?? []),
+    ...(parts.faults !== undefined && parts.faults.size > 0 ? [faultStep(parts.faults)] : []),
     stubStep(parts.rules),
     ...(parts.httpMocks.size > 0 ? [httpMockStep(parts.httpMocks)] : []),
     ...(parts.cassette ? [cassetteStep(parts.cassette)] : []),

@@ -195,8 +195,9 @@ export class Pipeline implements ChainEnvironment {
       run: (terminal) => {
         const chain = (environment: ChainEnvironment) =>
           new ChainCall(environment, record, name, caught.request, terminal, finish, failed).run(this.stepsFor.model);
-        return Promise.resolve(
-          this.isLate(context) ? this.runLate(context, record, `a model call to ${name}`, chain) : chain(this),
+        // A step that answers at once (a fault, a refusal) throws synchronously: the caller still gets a promise.
+        return new Promise((resolve) =>
+          resolve(this.isLate(context) ? this.runLate(context, record, `a model call to ${name}`, chain) : chain(this)),
         ) as Promise<ResolvedReply>;
       },
     };

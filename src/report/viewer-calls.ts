@@ -15,6 +15,7 @@ export const VIEWER_CALLS = String.raw`
       case "middleware": return "middleware \u201c" + by.name + "\u201d";
       case "cassette": return "cassette, recorded call " + (by.entry + 1);
       case "outside": return "never reached tooltrace";
+      case "fault": return "injected fault: " + by.fault + " (" + by.where + ")";
       default: return by.kind;
     }
   };

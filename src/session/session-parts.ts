@@ -19,6 +19,8 @@ import type { TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import { buildSteps } from "../pipeline/build-steps.js";
+import { faultListProblem } from "../faults/check-faults.js";
+import { FaultPlan } from "../faults/fault-plan.js";
 import { httpIsCaught, wireMockIsRunning } from "../pipeline/http-catching.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import type { Step } from "../pipeline/types.js";
@@ -83,6 +85,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     throw usageError(`createSession({ seed }): the seed must be an integer, got ${String(options.seed)}.`);
   const middleware = checkMiddleware([sharedMiddleware(), options.middleware]);
   const httpMocks = httpMocksOf(options.http, options.seed);
+  const faults = faultsOf(options.faults, options.seed);
   if (options.cassette?.replay !== undefined) checkPrefixReplay(upstream, strict);
   const cassetteName = options.name ?? `session ${place.indexInTest + 1}`;
   const cassette = Cassette.open(
@@ -119,6 +122,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     rules,
     httpMocks,
     cassette,
+    faults,
     strict: edges,
   });
   const pipeline = new Pipeline({
@@ -139,6 +143,20 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   });
   const stubs = options.stubs ?? [];
   return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, stubs, pipeline };
+}
+
+/** The session's faults on its model calls, checked (each problem named by its JSON pointer). */
+function faultsOf(faults: SessionOptions["faults"], seed: number | undefined): FaultPlan | undefined {
+  if (faults === undefined) return undefined;
+  const problem = faultListProblem(faults);
+  if (problem !== undefined)
+    throw new StubConfigError(
+      { pointer: `/faults${problem.pointer}` },
+      `faults${problem.pointer}: ${problem.problem}.`,
+      problem.fix,
+      "session",
+    );
+  return new FaultPlan(faults, "faults", seed ?? 0);
 }
 
 /** The run's shared mocks first, then the session's; anything but an array in `http` is refused by compileHttpMocks. */

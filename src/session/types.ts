@@ -1,6 +1,7 @@
 import type { Upstream } from "../wire/upstream.js";
 import type { ToolsInput } from "../catchers/bind-tools.js";
 import type { CassetteOptions } from "../cassettes/types.js";
+import type { Fault } from "../faults/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { Middleware } from "../middleware/types.js";
 import type { Step } from "../pipeline/types.js";
@@ -146,6 +147,18 @@ export interface SessionOptions<TMessage = unknown> {
    * refuses them. Not with `llm`.
    */
   readonly upstream?: Upstream;
+  /**
+   * Faults injected on purpose into this session's model calls: the provider's 429 with `Retry-After`, a 5xx,
+   * Anthropic's 529, a malformed body, a stream cut after a few events, a slow answer. Each fires on the
+   * calls it names or by a probability drawn from `seed`; the client meets it in its provider's own shape
+   * (its SDK retries as it would in production), and the trace records it as answered by the fault.
+   *
+   * @example
+   * ```ts
+   * faults: [{ fault: "rate_limit", calls: [1] }]
+   * ```
+   */
+  readonly faults?: readonly Fault[];
   /** Overrides the plugin's policy for unused rules in this session. */
   readonly unusedRules?: UnusedRulesPolicy;
   /**

@@ -22,6 +22,8 @@ export function formatSource(source: AnswerSource | undefined, kind: Interaction
       return `cassette, recorded call ${source.entry + 1}`;
     case "outside":
       return "never reached tooltrace";
+    case "fault":
+      return `fault ${source.fault} (${source.where})`;
   }
 }
 

@@ -30,6 +30,8 @@ export type AnswerSource =
   | { readonly kind: "msw-handler" }
   /** Strict mode refused it: nothing matched, so nothing ran. */
   | { readonly kind: "strict" }
+  /** A fault injected on purpose (`faults`): the client got it instead of an answer; `where` names its declaration. */
+  | { readonly kind: "fault"; readonly fault: string; readonly where: string }
   /**
    * It never reached tooltrace's chain: the agent answered it itself (it refused invalid input, an approval
    * was denied, the app supplied a client-side tool's result), seen in the model's conversation.

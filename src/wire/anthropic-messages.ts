@@ -1,5 +1,6 @@
 import { chunkText } from "../model/chunk-text.js";
 import { anthropicEditor } from "./anthropic-edits.js";
+import { ANTHROPIC_ERROR_TYPES } from "./anthropic-errors.js";
 import { WIRE_DELTA } from "./codec.js";
 import { parseMaybeJson, requestView, toolView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelTool, MockModelToolResult, ResolvedReply } from "../model/types.js";
@@ -207,10 +208,10 @@ export const anthropicMessages: WireCodec = {
   },
 
   errorBody(kind, message) {
-    const type = kind === "invalid_request" ? "invalid_request_error" : kind === "not_found" ? "not_found_error" : "api_error";
-    return { type: "error", error: { type, message } };
+    return { type: "error", error: { type: ANTHROPIC_ERROR_TYPES[kind], message } };
   },
 
+  overloadedStatus: 529,
   pathNotFound: () => "Not Found. tooltrace's wire mock answers POST /v1/messages, GET /v1/models and /v1/messages/count_tokens.",
   modelNotFound: (model) => `model: ${model}`,
   modelEntry: (id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }),

@@ -20,7 +20,7 @@ export interface DecodedRequest {
 }
 
 /** The error kinds every provider has, mapped to its own status and shape. */
-export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed";
+export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed" | "rate_limit" | "server_error" | "overloaded";
 
 /**
  * One provider API, and every way it differs from the others: its endpoints and base URL, its ids and
@@ -68,6 +68,8 @@ export interface WireCodec {
   readonly countTokens?: { readonly path: string; answer(body: unknown): unknown };
   /** How a client's request takes the chain's changes before it goes on to the real model. */
   readonly editor: ConversationEditor;
+  /** The status of an `overloaded` error: Anthropic's 529; 503 for a provider without one of its own. */
+  readonly overloadedStatus: number;
 }
 
 /** The request is not a valid request of the API: answered with the provider's 400, or 404 for an unknown reference. */
@@ -87,7 +89,14 @@ export class WireRequestError extends Error {
  * retries a 4xx (the AI SDK providers retry every 5xx whatever `x-should-retry` says), so a deliberate
  * failure costs one call.
  */
-export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = { invalid_request: 400, not_found: 404, mock_failed: 422 };
+export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = {
+  invalid_request: 400,
+  not_found: 404,
+  mock_failed: 422,
+  rate_limit: 429,
+  server_error: 500,
+  overloaded: 529,
+};
 
 /** One server-sent event; `event` is omitted for data-only streams (OpenAI Chat). */
 export function sse(data: unknown, event?: string): string {

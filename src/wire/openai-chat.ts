@@ -169,6 +169,7 @@ export const openaiChat: WireCodec = {
   },
 
   errorBody: openaiShared.errorBody,
+  overloadedStatus: openaiShared.overloadedStatus,
   pathNotFound: openaiShared.pathNotFound,
   modelNotFound: openaiShared.modelNotFound,
   modelEntry: openaiShared.modelEntry,

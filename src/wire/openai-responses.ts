@@ -170,6 +170,7 @@ export const openaiResponses: WireCodec = {
   decodeReply: decodeResponsesReply,
 
   errorBody: openaiShared.errorBody,
+  overloadedStatus: openaiShared.overloadedStatus,
   pathNotFound: openaiShared.pathNotFound,
   modelNotFound: openaiShared.modelNotFound,
   modelEntry: openaiShared.modelEntry,

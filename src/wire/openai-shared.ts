@@ -18,10 +18,17 @@ export const openaiShared = {
   },
 
   errorBody(kind: WireErrorKind, message: string, param?: string): unknown {
-    const type = kind === "mock_failed" ? "server_error" : "invalid_request_error";
-    return { error: { message, type, param: param ?? null, code: kind === "not_found" && param === undefined ? "model_not_found" : null } };
+    const type =
+      kind === "invalid_request" || kind === "not_found"
+        ? "invalid_request_error"
+        : kind === "rate_limit"
+          ? "rate_limit_error"
+          : "server_error";
+    const code = kind === "not_found" && param === undefined ? "model_not_found" : kind === "rate_limit" ? "rate_limit_exceeded" : null;
+    return { error: { message, type, param: param ?? null, code } };
   },
 
+  overloadedStatus: 503,
   pathNotFound: (method: string, path: string) =>
     `Invalid URL (${method} ${path}). tooltrace's wire mock answers POST /v1/chat/completions and /v1/responses, GET /v1/models and /v1/messages/count_tokens.`,
   modelNotFound: (model: string) => `The model \`${model}\` does not exist or you do not have access to it.`,

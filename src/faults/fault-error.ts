@@ -1,0 +1,55 @@
+import type { FiredFault } from "./types.js";
+
+/** The status a fault answers with, for the error faults; 200 for those that break a success. */
+export function faultStatus(fired: FiredFault, overloaded = 529): number {
+  const { fault } = fired;
+  switch (fault.fault) {
+    case "rate_limit":
+      return 429;
+    case "server_error":
+      return fault.status ?? 500;
+    case "overloaded":
+      return overloaded;
+    default:
+      return 200;
+  }
+}
+
+/** The `Retry-After` a fault sends, in seconds, if any. */
+export function retryAfterOf(fired: FiredFault): number | undefined {
+  return fired.fault.retryAfter ?? (fired.fault.fault === "rate_limit" ? 0 : undefined);
+}
+
+/** What the trace says of a fault: `rate_limit (429, Retry-After 0 s) injected by faults[0] on model call 1`. */
+export function describeFault(fired: FiredFault, on: string): string {
+  const { fault } = fired;
+  const details: string[] = [];
+  const status = faultStatus(fired);
+  if (status !== 200) details.push(String(fault.fault === "overloaded" ? "529/503" : status));
+  const retryAfter = retryAfterOf(fired);
+  if (retryAfter !== undefined) details.push(`Retry-After ${retryAfter} s`);
+  if (fault.fault === "stream_cut") details.push(`after ${fault.afterEvents ?? 2} events`);
+  if (fault.fault === "slow")
+    details.push(`${fault.firstTokenMs ?? 0} ms to first token, ${fault.tokensPerSecond ?? "unlimited"} tokens/s`);
+  const shown = details.length > 0 ? ` (${details.join(", ")})` : "";
+  return `${fault.fault}${shown} injected by ${fired.where} on ${on} ${fired.call}`;
+}
+
+/**
+ * The error a call answered by a fault fails with: the trace records it, and the catcher that sees it gives
+ * the client the fault in its own shape (the provider's error, a broken body, a dropped connection).
+ */
+export class InjectedFault extends Error {
+  override readonly name = "InjectedFault";
+  constructor(
+    readonly fired: FiredFault,
+    on: string,
+  ) {
+    super(describeFault(fired, on));
+  }
+}
+
+/** Finds an injected fault in what a chain threw. */
+export function injectedFaultOf(error: unknown): InjectedFault | undefined {
+  return error instanceof InjectedFault ? error : undefined;
+}

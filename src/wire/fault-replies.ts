@@ -1,0 +1,58 @@
+import { faultStatus, type InjectedFault, retryAfterOf } from "../faults/fault-error.js";
+import { pacedBody } from "../faults/paced-body.js";
+import type { FiredFault } from "../faults/types.js";
+import type { ResolvedReply } from "../model/types.js";
+import type { DecodedRequest, WireCodec } from "./codec.js";
+import type { WireReply } from "./wire-http.js";
+
+/** What a faulty reply carries, so the client gets something of the right shape before it breaks. */
+const PARTIAL: ResolvedReply = {
+  text: "Let me think about that request for a moment before I answer it in full.",
+  toolCalls: [],
+  usage: { inputTokens: 10, outputTokens: 16, totalTokens: 26 },
+};
+
+/**
+ * A fault as the provider's client meets it: the provider's own error (429 with `Retry-After`, 5xx, 529), a
+ * body cut in the middle of its JSON, or a connection that drops after a few server-sent events.
+ */
+export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: DecodedRequest, id: string): WireReply {
+  const { fired } = injected;
+  const kind = fired.fault.fault;
+  if (kind === "rate_limit" || kind === "server_error" || kind === "overloaded") {
+    const status = faultStatus(fired, codec.overloadedStatus);
+    const headers: Record<string, string> = { ...codec.headers, "content-type": "application/json" };
+    const retryAfter = retryAfterOf(fired);
+    if (retryAfter !== undefined) {
+      headers["retry-after"] = String(retryAfter);
+      headers["retry-after-ms"] = String(retryAfter * 1000);
+    }
+    return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message)) };
+  }
+  const cut = new Error(`the connection dropped: ${injected.message}`);
+  if (!decoded.stream) {
+    const json = JSON.stringify(codec.encodeJson(PARTIAL, decoded, id));
+    const half = json.slice(0, Math.ceil(json.length / 2));
+    const headers = { ...codec.headers, "content-type": "application/json" };
+    // A cut JSON answer announces its whole length, so the client sees the connection close early.
+    if (kind === "malformed") return { status: 200, headers, body: half };
+    return { status: 200, headers, body: pacedBody([half], { cutAfter: 1, cut }) };
+  }
+  const events = codec.encodeStream(PARTIAL, decoded, id);
+  const headers = { ...codec.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+  const after = Math.min(fired.fault.afterEvents ?? 2, events.length - 1);
+  if (kind === "malformed") {
+    const broken = events[after] ?? "";
+    const pieces = [...events.slice(0, after), `${broken.slice(0, Math.ceil(broken.length / 2)).trimEnd()}\n\n`];
+    return { status: 200, headers, body: pieces.join("") };
+  }
+  return { status: 200, headers, body: pacedBody(events, { cutAfter: after, cut }) };
+}
+
+/** A reply a `slow` fault paces: its server-sent events (or its JSON) delivered at the fault's pace. */
+export function pacedReply(reply: WireReply, fired: FiredFault, events: readonly string[] | undefined): WireReply {
+  const { firstTokenMs, tokensPerSecond } = fired.fault;
+  const pieces = events ?? (typeof reply.body === "string" ? [reply.body] : undefined);
+  if (pieces === undefined) return reply;
+  return { ...reply, body: pacedBody(pieces, { firstTokenMs, tokensPerSecond }) };
+}
