@@ -196,7 +196,7 @@ export class Pipeline implements ChainEnvironment {
         const chain = (environment: ChainEnvironment) =>
           new ChainCall(environment, record, name, caught.request, terminal, finish, failed).run(this.stepsFor.model);
         // A step that answers at once (a fault, a refusal) throws synchronously: the caller still gets a promise.
-        return new Promise((resolve) =>
+        return new Promise<unknown>((resolve) =>
           resolve(this.isLate(context) ? this.runLate(context, record, `a model call to ${name}`, chain) : chain(this)),
         ) as Promise<ResolvedReply>;
       },
