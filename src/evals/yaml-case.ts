@@ -1,3 +1,5 @@
+import type { Fault } from "../faults/types.js";
+import { faultListProblem } from "../faults/check-faults.js";
 import { StubConfigError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import { compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
@@ -58,10 +60,12 @@ export interface YamlEvalCase {
   };
   readonly stubs?: readonly unknown[];
   readonly http?: readonly unknown[];
+  /** tooltrace's faults on the case's model calls (see `createSession({ faults })`). */
+  readonly faults?: readonly Fault[];
 }
 
 const KEYS = {
-  case: ["name", "adapter", "agent", "input", "expected", "thresholds", "mocks", "stubs", "http", "description", "tags"],
+  case: ["name", "adapter", "agent", "input", "expected", "thresholds", "mocks", "stubs", "http", "faults", "description", "tags"],
   input: ["query", "turns", "context"],
   expected: ["tools", "sequence", "output"],
   output: ["contains", "not_contains"],
@@ -133,6 +137,10 @@ export function checkYamlCase(value: unknown, index: number, faults: YamlFault[]
       if (value[key] !== undefined && !Array.isArray(value[key]))
         fail(`/${key}`, `\`${key}\` is a list of tooltrace ${key === "stubs" ? "stub rules" : "HTTP mocks"}.`);
     });
+  attempt(() => {
+    const problem = value.faults === undefined ? undefined : faultListProblem(value.faults);
+    if (problem !== undefined) fail(`/faults${problem.pointer}`, `${problem.problem}.`, `${problem.fix}.`);
+  });
   return faults.length === before ? (value as unknown as YamlEvalCase) : undefined;
 }
 

@@ -94,6 +94,7 @@ export async function runYamlCase(
         steps: parts.steps,
         middleware: [...parts.middleware, ...(setup.middleware ?? [])],
         ...(parts.strict ? { strict: true } : {}),
+        ...(evalCase.faults !== undefined ? { faults: evalCase.faults } : {}),
       });
       const turns = [await session.send(evalCase.input.query)];
       for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));

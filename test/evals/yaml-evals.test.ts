@@ -106,6 +106,38 @@ mocks:
     expect(code).toBe(0);
   });
 
+  test("a case's `faults` meet the agent's model calls: the AI SDK retries a 429; a fault that is not one is refused at its line", async () => {
+    const { code, output } = await runYaml(
+      "faulty.eval.yaml",
+      `name: rate limited once
+adapter: anthropic
+input: { query: Book a flight to Paris. }
+expected: { tools: [search_flights, book_flight] }
+faults:
+  - { fault: rate_limit, calls: [1, 3] }
+mocks:
+  tool_mocks:
+    - { tool: search_flights, returns: [{ id: FL1, price: 10 }] }
+    - { tool: book_flight, returns: { confirmation: CONF-1 } }
+---
+name: rate limited always
+adapter: anthropic
+input: { query: Book a flight to Paris. }
+expected: { tools: [search_flights] }
+faults:
+  - { fault: rate_limit }
+`,
+      { FIXTURE_HESITATE: "0" },
+    );
+    expect(output).toMatch(/✓ .*rate limited once/);
+    expect(output).toMatch(/× .*rate limited always/);
+    expect(output).toContain("rate_limit (429, Retry-After 0 s) injected by faults[0] on model call 3");
+    expect(code).toBe(1);
+    const refused = await runYaml("refused.eval.yaml", "name: r\ninput: { query: hi }\nfaults:\n  - { fault: timeout }\n");
+    expect(refused.output).toMatch(/refused\.eval\.yaml:4:\d+, case "r" at \/faults\/0\/fault: unknown fault "timeout"\./);
+    expect(refused.output).toContain("Fix: use one of rate_limit, server_error, overloaded, malformed, stream_cut, network_error, slow.");
+  });
+
   test("faults are reported while Vitest collects the file, with the file, the case and the JSON pointer", async () => {
     const both = await runYaml(
       "both.eval.yaml",
