@@ -19,6 +19,8 @@ export const MATCHER_NAMES = [
   "toHaveResult",
   "toHaveRequested",
   "toMatchTrajectory",
+  "toHaveRecovered",
+  "toHaveGivenUpCleanly",
   "toMatchTraceSnapshot",
   "toMatchInlineTraceSnapshot",
 ] as const;
