@@ -105,7 +105,8 @@ function answering(options: LlmAnswerOptions, agentProcess: AgentProcessOptions 
     return memory;
   };
   let responses = 0;
-  const codecFor = (pathname: string) => codecs.find((codec) => pathname.endsWith(codec.path));
+  const codecFor = (pathname: string) =>
+    codecs.find((codec) => pathname.endsWith(codec.path) || codec.paths?.some((path) => pathname.endsWith(path)) === true);
   return {
     calls,
     responder,
@@ -172,7 +173,7 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
   }
   let decoded: DecodedRequest;
   try {
-    decoded = codec.decode(body, exchange.memory);
+    decoded = codec.decode(body, exchange.memory, new URL(request.url));
   } catch (cause) {
     if (cause instanceof WireRequestError) return errorReply(codec, cause.kind, cause.message, cause.param);
     // A shape no check foresaw: the provider would refuse it too, and the client should hear it its own way.

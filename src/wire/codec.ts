@@ -4,7 +4,7 @@ import type { ConversationEditor } from "./request-edits.js";
 import type { WireRequest } from "./wire-http.js";
 
 /** The LLM APIs the wire mock speaks. */
-export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses";
+export type WireApi = "anthropic.messages" | "openai.chat" | "openai.responses" | "google.gemini";
 
 /** A request after decoding. */
 export interface DecodedRequest {
@@ -29,8 +29,10 @@ export type WireErrorKind = "invalid_request" | "not_found" | "mock_failed" | "r
  */
 export interface WireCodec {
   readonly api: WireApi;
-  /** The end of the endpoint's URL path (`/messages`, `/chat/completions`, `/responses`). */
+  /** The end of the endpoint's URL path (`/messages`, `/chat/completions`, `/responses`, `:generateContent`). */
   readonly path: string;
+  /** More ends of endpoint paths, for a provider with several (Gemini's `:streamGenerateContent`). */
+  readonly paths?: readonly string[];
   /** The provider's own base URL, which the wire mock always answers. */
   readonly defaultBaseUrl: string;
   /** Prefix of derived tool-call ids. */
@@ -45,8 +47,11 @@ export interface WireCodec {
   modelFromUrl?(url: URL): string | undefined;
   /** True when a request to a path no endpoint serves is this provider's (its path or its headers). */
   owns?(request: WireRequest, path: string): boolean;
-  /** Throws {@link WireRequestError} when the body is not a valid request of this API. */
-  decode(body: unknown, memory: WireMemory): DecodedRequest;
+  /**
+   * Throws {@link WireRequestError} when the body is not a valid request of this API. `url` is the request's,
+   * for a provider whose URL names the model and the streaming (Gemini).
+   */
+  decode(body: unknown, memory: WireMemory, url?: URL): DecodedRequest;
   encodeJson(reply: ResolvedReply, request: DecodedRequest, responseId: string): unknown;
   /** The stream as the provider sends it: whole server-sent events, in order, terminator included. */
   encodeStream(reply: ResolvedReply, request: DecodedRequest, responseId: string): string[];
@@ -56,7 +61,7 @@ export interface WireCodec {
   remember?(reply: ResolvedReply, request: DecodedRequest, responseId: string, memory: WireMemory): void;
   /** Remembers what a real upstream's answer (`body`, server-sent events when `streamed`) issued, by its own ids. */
   rememberUpstream?(body: string, streamed: boolean, request: DecodedRequest, memory: WireMemory): void;
-  errorBody(kind: WireErrorKind, message: string, param?: string): unknown;
+  errorBody(kind: WireErrorKind, message: string, param?: string, status?: number): unknown;
   /** The provider's 404 message for a path the wire mock does not serve. */
   pathNotFound(method: string, path: string): string;
   /** The provider's message for a model that does not exist. */

@@ -27,7 +27,7 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
       headers["retry-after"] = String(retryAfter);
       headers["retry-after-ms"] = String(retryAfter * 1000);
     }
-    return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message)) };
+    return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message, undefined, status)) };
   }
   const cut = new Error(`the connection dropped: ${injected.message}`);
   if (!decoded.stream) {

@@ -33,8 +33,8 @@ export type Item = Record<string, unknown>;
 
 /** How one provider's conversation takes the chain's changes: where it lives, how an item is patched, how a round is written. */
 export interface ConversationEditor {
-  /** The body's field holding the conversation: `messages`, or Responses' `input`. */
-  readonly key: "messages" | "input";
+  /** The body's field holding the conversation: `messages`, Responses' `input`, or Gemini's `contents`. */
+  readonly key: "messages" | "input" | "contents";
   /** The item with the edits put in; several items where calls or results the agent never saw follow it. */
   patch(item: Item, edits: WireEdits): Item | Item[];
   round(round: HiddenRoundEdit): Item[];
