@@ -3,7 +3,7 @@ import { ApiError, GoogleGenAI, type Content } from "@google/genai";
 import { generateText, stepCountIs, streamText, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createSession } from "tooltrace";
+import { createSession, type Session } from "tooltrace";
 import { createLlmAnswer, type LoopbackServer, serveOnLoopback } from "tooltrace/wire";
 
 const weatherDeclaration = {
@@ -100,8 +100,8 @@ describe("Gemini's generateContent, as @google/genai calls it", () => {
   test("a session's route in the base URL attributes a request that arrives on a socket to its turn", async () => {
     const server = await serveOnLoopback(createLlmAnswer().answer);
     try {
-      const session = createSession({
-        agent: async (message: string) => {
+      const session: Session = createSession({
+        agent: async (message: string): Promise<string> => {
           const ai = new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: `${server.url}${session.route}` } });
           return (await ai.models.generateContent({ model: "gemini-2.5-flash", contents: message })).text ?? "";
         },
