@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { markWireAgent } from "../catchers/wire-agent.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { serveOnLoopback } from "../catchers/loopback-server.js";
@@ -44,6 +44,8 @@ export interface CliSpec {
   /** The prompt on standard input instead of in `args`. */
   readonly promptOnStdin?: boolean;
   env(baseUrl: string, folders: CliRunFolders, options: CliAgentOptions): Record<string, string>;
+  /** Files written into the run's home before it starts (its settings), by path relative to the home. */
+  files?(baseUrl: string): Record<string, string>;
   /** The final answer from the CLI's stdout. */
   answer(stdout: string): string;
 }
@@ -75,6 +77,10 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     signal.addEventListener("abort", stop, { once: true });
     const server = await serveOnLoopback((request) => (stopped ? Promise.resolve(stoppedReply(spec.name)) : answer.answer(request)));
     try {
+      for (const [path, text] of Object.entries(spec.files?.(server.url) ?? {})) {
+        mkdirSync(dirname(join(folders.home, path)), { recursive: true });
+        writeFileSync(join(folders.home, path), text);
+      }
       await options.setup?.(folders);
       const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
       const result = await runProcess(spec.command(options), spec.args(prompt, server.url, folders, options), {
