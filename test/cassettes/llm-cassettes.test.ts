@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import OpenAI from "openai";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -18,6 +19,8 @@ import { runTasksExample } from "../fixtures/tasks-example.js";
 
 const OPENAI_KEY = "sk-proj-Zx81c4f0a9e27b6d";
 const ANTHROPIC_KEY = "sk-ant-api03-7e1b8d3c6f4f9c2a";
+const GEMINI_KEY = "AIzaSyC4f0a9e27b6d7e1b8d3c6f4f9c2a01234";
+const KEYS: Record<string, string> = { "anthropic.messages": ANTHROPIC_KEY, "google.gemini": GEMINI_KEY };
 
 let wire: LlmServer;
 beforeAll(() => {
@@ -34,7 +37,7 @@ async function fakeProvider(respond: MockModelInput = taskResponder, models?: st
     seen.push({
       url: request.url,
       authorization: request.headers.get("authorization"),
-      apiKey: request.headers.get("x-api-key"),
+      apiKey: request.headers.get("x-api-key") ?? request.headers.get("x-goog-api-key"),
       body: await request.clone().text(),
     });
     return llm.answer(request);
@@ -51,6 +54,7 @@ const openaiClient = () => new OpenAI({ apiKey: OPENAI_KEY, maxRetries: 0 });
 const anthropicClient = () => new Anthropic({ apiKey: ANTHROPIC_KEY, maxRetries: 0 });
 const aiOpenai = createOpenAI({ apiKey: OPENAI_KEY });
 const aiAnthropic = createAnthropic({ apiKey: ANTHROPIC_KEY });
+const aiGoogle = createGoogleGenerativeAI({ apiKey: GEMINI_KEY });
 
 const cases: [string, Setup][] = [
   ["openai SDK, chat completions", raw((t) => opaque(openaiChatAgent(openaiClient(), t, false)), "openai.chat")],
@@ -61,6 +65,8 @@ const cases: [string, Setup][] = [
   ["AI SDK + @ai-sdk/openai (responses), generateText", viaAiSdk(aiOpenai("gpt-4.1"), "generate", "openai.responses")],
   ["AI SDK + @ai-sdk/openai (chat), streamText", viaAiSdk(aiOpenai.chat("gpt-4o-mini"), "stream", "openai.chat")],
   ["AI SDK + @ai-sdk/anthropic, streamText", viaAiSdk(aiAnthropic("claude-sonnet-4-5"), "stream", "anthropic.messages")],
+  ["AI SDK + @ai-sdk/google, generateText", viaAiSdk(aiGoogle("gemini-2.5-flash"), "generate", "google.gemini")],
+  ["AI SDK + @ai-sdk/google, streamText", viaAiSdk(aiGoogle("gemini-2.5-flash"), "stream", "google.gemini")],
 ];
 
 describe.each(cases)("LLM exchanges recorded against a local provider, replayed with it stopped: %s", (_name, setup) => {
@@ -80,9 +86,7 @@ describe.each(cases)("LLM exchanges recorded against a local provider, replayed 
     // Every model call went to the provider, with the client's own key, and came back decoded into the trace.
     expect(provider.seen).toHaveLength(5);
     expect(
-      provider.seen.every((request) =>
-        (request.authorization ?? request.apiKey ?? "").includes(recording.provider === "anthropic.messages" ? ANTHROPIC_KEY : OPENAI_KEY),
-      ),
+      provider.seen.every((request) => (request.authorization ?? request.apiKey ?? "").includes(KEYS[recording.provider] ?? OPENAI_KEY)),
     ).toBe(true);
     expect(first.modelCalls.map((call) => [call.provider, call.answeredBy?.kind])).toEqual([
       [recording.provider, "real"],
@@ -106,6 +110,7 @@ describe.each(cases)("LLM exchanges recorded against a local provider, replayed 
     expect(file.tools).toEqual({});
     expect(text).not.toContain(OPENAI_KEY);
     expect(text).not.toContain(ANTHROPIC_KEY);
+    expect(text).not.toContain(GEMINI_KEY);
 
     const replaying = setup();
     const replayer = createSession({

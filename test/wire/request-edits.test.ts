@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { anthropicMessages } from "../../src/wire/anthropic-messages.js";
 import { emptyMemory } from "../../src/wire/memory.js";
+import { gemini } from "../../src/wire/gemini.js";
 import { openaiChat } from "../../src/wire/openai-chat.js";
 import { openaiResponses } from "../../src/wire/openai-responses.js";
 import { applyEdits, type WireEdits } from "../../src/wire/request-edits.js";
@@ -132,5 +133,64 @@ describe("a client's request with the chain's changes put back, everything else 
     expect(applyEdits(openaiResponses.editor, { model: "gpt-5", input: "hi" }, { ...edits, rounds: [] }).input).toEqual([
       { type: "message", role: "user", content: "hi" },
     ]);
+  });
+});
+
+describe("Gemini's contents with the chain's changes put back", () => {
+  test("functionCall parts by id, functionResponse parts by id; thought signatures, text and unknown fields kept", () => {
+    const body = {
+      systemInstruction: { parts: [{ text: "You are careful." }] },
+      generationConfig: { temperature: 0 },
+      contents: [
+        { role: "user", parts: [{ text: "go" }] },
+        {
+          role: "model",
+          parts: [
+            { text: "Let me search.", thought: true, thoughtSignature: "sig-abc" },
+            { functionCall: { id: "call_1", name: "search", args: { q: "agent's" } }, thoughtSignature: "sig-fc" },
+          ],
+        },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "call_1", name: "search", response: { name: "search", content: "INC-1 secret" } } }],
+        },
+      ],
+      future_field: { kept: true },
+    };
+    const out = applyEdits(gemini.editor, body, edits) as typeof body;
+    expect({ ...out, contents: undefined }).toEqual({ ...body, contents: undefined });
+    expect(out.contents[0]).toBe(body.contents[0]);
+    expect(out.contents[1]).toEqual({ role: "model", parts: [{ functionCall: { id: "call_r", name: "config", args: {} } }] });
+    expect(out.contents[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { id: "call_r", name: "config", response: { name: "config", content: "MODE=stubbed" } } }],
+    });
+    expect(out.contents[3]?.parts).toEqual([
+      { text: "Let me search.", thought: true, thoughtSignature: "sig-abc" },
+      { functionCall: { id: "call_1", name: "search", args: { q: "model's" } }, thoughtSignature: "sig-fc" },
+      { functionCall: { id: "call_h", name: "search", args: { q: "hidden" } } },
+    ]);
+    expect(out.contents[4]?.parts).toEqual([
+      { functionResponse: { id: "call_1", name: "search", response: { name: "search", content: "[scrubbed]" } } },
+      { functionResponse: { id: "call_h", name: "search", response: { name: "search", content: "stub" } } },
+    ]);
+    const view = gemini.decode(
+      out,
+      emptyMemory(),
+      new URL("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"),
+    ).view;
+    expect(view.toolResults.map((result) => [result.id, result.output])).toEqual([
+      ["call_r", "MODE=stubbed"],
+      ["call_1", "[scrubbed]"],
+      ["call_h", "stub"],
+    ]);
+    expect(view.messages[4]).toEqual({
+      role: "assistant",
+      text: "",
+      toolCalls: [
+        { id: "call_1", name: "search", input: { q: "model's" } },
+        { id: "call_h", name: "search", input: { q: "hidden" } },
+      ],
+    });
   });
 });
