@@ -63,11 +63,13 @@ const PACKAGES = [
   "@langchain/openai",
   "@modelcontextprotocol/sdk",
   "@ai-sdk/openai",
+  "@ai-sdk/google",
+  "@google/genai",
   "hono",
   "@hono/node-server",
 ];
 /** The CLI agents, linked from this checkout's install rather than installed again (hundreds of megabytes). */
-const LINKED = ["@anthropic-ai/claude-code", "@openai/codex", "opencode-ai"];
+const LINKED = ["@anthropic-ai/claude-code", "@openai/codex", "opencode-ai", "@google/gemini-cli"];
 
 function versionOf(name: string): string {
   return (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
