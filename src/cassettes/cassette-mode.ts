@@ -61,6 +61,14 @@ export function resolveCassette(
       "session",
     );
   }
+  // `npx tooltrace cassettes check` records nothing: a missing cassette is a finding, not a recording.
+  if (process.env.TOOLTRACE_STALE_REPORT && (mode === "record" || !exists))
+    throw new StubConfigError(
+      { pointer: "" },
+      exists ? `cassette ${path} is recorded by this session (mode record): a check records nothing.` : `cassette ${path} does not exist.`,
+      "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.",
+      "session",
+    );
   const resolved = mode === "auto" ? (exists ? "replay" : "record") : mode;
   if (mode === "auto" && resolved === "record" && writer.strict) {
     throw new StubConfigError(

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { StubConfigError } from "../base/errors.js";
 import { Redactor } from "../secrets/redactor.js";
 import { writeAtomically } from "./atomic-write.js";
 import { resolveCassette } from "./cassette-mode.js";
+import { type StalePolicy, stalePolicy } from "./stale.js";
 import type { CassetteFile, CassetteHttpEntry, CassetteModelEntry, CassetteOptions, CassetteToolEntry } from "./types.js";
 import { type CassetteWriter, claimWriter } from "./writers.js";
 
@@ -29,6 +30,9 @@ export class Cassette {
   readonly redactor: Redactor;
   /** With `replay: { upTo }`: how many model exchanges replay before everything goes live. */
   readonly upTo: number | undefined;
+  readonly stale: StalePolicy;
+  /** The command that records this cassette again, and only it. */
+  readonly rerecord: string;
   private readonly llm: (CassetteModelEntry | undefined)[] = [];
   private modelExchanges = 0;
   private readonly tools = new Map<string, (CassetteToolEntry | undefined)[]>();
@@ -39,8 +43,11 @@ export class Cassette {
     readonly path: string,
     mode: "record" | "replay",
     options: CassetteOptions,
+    writer: CassetteWriter,
   ) {
     this.replaying = mode === "replay";
+    this.stale = stalePolicy(options.stale);
+    this.rerecord = rerecordCommand(writer);
     this.redactor = new Redactor(options.redact);
     this.upTo = options.replay?.upTo;
     if (this.replaying) this.load();
@@ -55,7 +62,7 @@ export class Cassette {
     const resolved = resolveCassette(options, defaultPath, writer);
     if (resolved === undefined) return undefined;
     if (resolved.mode === "record") claimWriter(resolve(resolved.path), writer);
-    return new Cassette(resolved.path, resolved.mode, options ?? {});
+    return new Cassette(resolved.path, resolved.mode, options ?? {}, writer);
   }
 
   /** The next recorded call of `tool`, and its position in the tool's queue. */
@@ -173,6 +180,15 @@ export class Cassette {
     this.cursors.set(cursorKey, index + 1);
     return { entry, index };
   }
+}
+
+/** `TOOLTRACE_CASSETTE=record npx vitest run <file> -t "<test>"`: this test's cassettes recorded again, no other. */
+function rerecordCommand(writer: CassetteWriter): string {
+  const file = writer.file === undefined ? "<its test file>" : relative(process.cwd(), writer.file) || writer.file;
+  if (writer.testName === undefined) return `TOOLTRACE_CASSETTE=record npx vitest run ${file}`;
+  // -t takes a regular expression: the name's own special characters are escaped, the whole quoted for a shell.
+  const pattern = writer.testName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("'", "'\\''");
+  return `TOOLTRACE_CASSETTE=record npx vitest run ${file} -t '${pattern}'`;
 }
 
 /** Keeps the next place in `list`; the returned function fills it in. */

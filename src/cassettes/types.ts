@@ -1,5 +1,7 @@
 import type { ReasoningPart } from "../model/types.js";
 import type { RedactOptions } from "../secrets/redactor.js";
+import type { ModelFingerprint } from "./fingerprint.js";
+import type { StalePolicy } from "./stale.js";
 /** How a session uses its cassette. */
 export type CassetteMode =
   /** The real tools and the network run; what they returned is written when the session closes. */
@@ -36,6 +38,12 @@ export interface CassetteOptions {
    * environment variables named like keys, tokens, secrets, passwords or credentials.
    */
   readonly redact?: RedactOptions;
+  /**
+   * Replaying an exchange with the model recorded for another request than the code sends now (another
+   * system prompt, tools or schemas, model): `warn` (default) says so once and replays it; `error` fails the
+   * test. Default: `TOOLTRACE_STALE_CASSETTES`, else `warn`.
+   */
+  readonly stale?: StalePolicy;
 }
 
 /** One recorded tool call. */
@@ -75,6 +83,8 @@ export interface CassetteModelEntry {
   readonly model: string;
   /** The last user message of the request, which replay checks. */
   readonly lastUserMessage: string | null;
+  /** What produced the exchange (the model, digests of the system prompt and each tool), which replay compares. */
+  readonly fingerprint?: ModelFingerprint;
   readonly reply?: {
     /** The model's reasoning parts in its provider's shape (thinking blocks, reasoning items), kept whole. */
     readonly reasoning?: readonly ReasoningPart[];

@@ -17,6 +17,8 @@ export interface CassetteWriter {
   readonly strict: boolean;
   /** The test file, for the message of a writer in another worker. */
   readonly file?: string | undefined;
+  /** The test's full name, for the command that records the cassette again. */
+  readonly testName?: string | undefined;
 }
 
 /** Forgets the writers of the previous test file (the setup file calls it as each file starts). */

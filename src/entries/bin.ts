@@ -3,8 +3,10 @@
  * `npx tooltrace init`: the plugin in the project's Vitest config and a first eval.
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
+ * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
  */
 import { init } from "../init/init.js";
+import { cassettesCheck } from "../report/cassettes-check.js";
 import { compareCommand } from "../report/compare-command.js";
 import { openPage, show } from "../report/show.js";
 
@@ -12,6 +14,7 @@ const USAGE = [
   "usage: tooltrace init",
   "       tooltrace show <report folder | index.html | report JSON | turn JSON> [--no-open]",
   "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
+  "       tooltrace cassettes check [vitest arguments]",
   "",
 ].join("\n");
 const [command, ...rest] = process.argv.slice(2);
@@ -29,6 +32,10 @@ try {
     process.stdout.write(`${result.output}\n`);
     if (!markdown && !flags.includes("--no-open")) openPage(result.output);
     if (result.regressed && flags.includes("--fail-on-regression")) process.exitCode = 1;
+  } else if (command === "cassettes" && rest[0] === "check") {
+    const result = cassettesCheck(process.cwd(), rest.slice(1));
+    process.stdout.write(`${result.output}\n`);
+    if (result.stale.length > 0 || result.code !== 0) process.exitCode = 1;
   } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
     process.stdout.write(`${show(targets[0] as string, !flags.includes("--no-open"))}\n`);
   } else {

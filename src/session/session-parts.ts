@@ -94,7 +94,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
       place.testPath !== undefined && place.testName !== undefined
         ? defaultCassettePath(place.testPath, place.testName, cassetteName)
         : undefined,
-    { description: owner, test: place.test, index: place.indexInTest, strict, file: place.testPath },
+    { description: owner, test: place.test, index: place.indexInTest, strict, file: place.testPath, testName: place.testName },
   );
   // Recording means letting the real thing run: a strict session records too.
   const recording = cassette !== undefined && !cassette.replaying;

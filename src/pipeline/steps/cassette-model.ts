@@ -1,5 +1,7 @@
 import type { Cassette } from "../../cassettes/cassette.js";
 import type { MockModelRequest, ResolvedReply } from "../../model/types.js";
+import { fingerprintChanges, modelFingerprint } from "../../cassettes/fingerprint.js";
+import { noteForCheck, reportStale } from "../../cassettes/stale.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
 import type { ModelCall } from "../../trace/types.js";
 import { UpstreamError } from "../../wire/upstream.js";
@@ -20,10 +22,27 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
   }
   const source = { kind: "cassette", entry: index } as const;
   if (entry.lastUserMessage !== request.lastUserMessage) {
+    noteForCheck({
+      cassette: cassette.path,
+      entry: `model exchange ${index + 1}`,
+      changes: [
+        `- last user message: ${JSON.stringify(entry.lastUserMessage)}\n+ last user message: ${JSON.stringify(request.lastUserMessage)}`,
+      ],
+      rerecord: cassette.rerecord,
+    });
     return ctx.reject(
       `cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`,
       source,
     );
+  }
+  if (entry.fingerprint !== undefined) {
+    const changes = fingerprintChanges(entry.fingerprint, modelFingerprint((ctx.record as ModelCall).model, request));
+    if (changes.length > 0)
+      reportStale(
+        { cassette: cassette.path, entry: `model exchange ${index + 1}`, changes, rerecord: cassette.rerecord },
+        cassette.stale,
+        (text) => ctx.violation(text),
+      );
   }
   if (entry.error !== undefined) {
     const error =
@@ -43,7 +62,7 @@ export function recordModel(cassette: Cassette, ctx: StepContext, result: unknow
   const request = ctx.input as MockModelRequest;
   const fill = cassette.reserveModel();
   const { provider, model } = ctx.record as ModelCall;
-  const base = { api: provider, model, lastUserMessage: request.lastUserMessage };
+  const base = { api: provider, model, lastUserMessage: request.lastUserMessage, fingerprint: modelFingerprint(model, request) };
   return Promise.resolve(result).then(
     (value: unknown) => {
       const reply = value as ResolvedReply;

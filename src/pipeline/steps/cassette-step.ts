@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { settle } from "../../base/settle.js";
 import type { Cassette } from "../../cassettes/cassette.js";
 import type { HttpRequestView } from "../../http-mocks/types.js";
+import { noteForCheck } from "../../cassettes/stale.js";
 import { suggestName } from "../../stubs/suggest.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
 import type { Step, StepContext } from "../types.js";
@@ -43,6 +44,12 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
   // Both sides are plain JSON (the input passed through the redactor), so key order is all that may differ.
   const input = cassette.redactor.value(ctx.input);
   if (!isDeepStrictEqual(input, found.entry.input)) {
+    noteForCheck({
+      cassette: cassette.path,
+      entry: `call ${found.index + 1} of ${ctx.name}`,
+      changes: [`- input: ${JSON.stringify(found.entry.input)}\n+ input: ${JSON.stringify(input)}`],
+      rerecord: cassette.rerecord,
+    });
     return ctx.reject(
       `cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`,
       source,

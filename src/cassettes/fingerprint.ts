@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import type { MockModelRequest } from "../model/types.js";
+
+/**
+ * What produced a recorded exchange with the model, as the codec decoded the request: the model, the system
+ * prompt and each offered tool's description and schema, each as a short digest (a prompt may be long and
+ * hold what should not be written), so replay can tell when the code no longer sends what was recorded.
+ */
+export interface ModelFingerprint {
+  readonly model: string;
+  /** A digest of the system prompt (every system message), or `""` without one. */
+  readonly system: string;
+  /** Per offered tool, a digest of its description and input schema. */
+  readonly tools: Readonly<Record<string, string>>;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
+
+/** JSON with object keys sorted, so the same schema always gives the same digest. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The fingerprint of a model request. */
+export function modelFingerprint(model: string, request: MockModelRequest): ModelFingerprint {
+  const system = request.messages
+    .filter((message) => message.role === "system")
+    .map((message) => message.text)
+    .join("\n");
+  const tools: Record<string, string> = {};
+  for (const tool of [...request.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+    tools[tool.name] = digest(stableJson({ description: tool.description, inputSchema: tool.inputSchema }));
+  return { model, system: system === "" ? "" : digest(system), tools };
+}
+
+/** What changed between a recorded fingerprint and today's, one line per part (empty when nothing did). */
+export function fingerprintChanges(recorded: ModelFingerprint, current: ModelFingerprint): string[] {
+  const lines: string[] = [];
+  if (recorded.model !== current.model) lines.push(`- model: ${JSON.stringify(recorded.model)}\n+ model: ${JSON.stringify(current.model)}`);
+  if (recorded.system !== current.system)
+    lines.push(`- system prompt: ${recorded.system || "(none)"}\n+ system prompt: ${current.system || "(none)"} (changed)`);
+  for (const [name, was] of Object.entries(recorded.tools)) {
+    const now = current.tools[name];
+    if (now === undefined) lines.push(`- tool ${name} (no longer offered)`);
+    else if (now !== was) lines.push(`- tool ${name}: ${was}\n+ tool ${name}: ${now} (its description or schema changed)`);
+  }
+  for (const name of Object.keys(current.tools)) if (!(name in recorded.tools)) lines.push(`+ tool ${name} (newly offered)`);
+  return lines;
+}
