@@ -149,7 +149,8 @@ export class WireToolCalls {
     const call: Partial<WireCall> & { delivered: boolean } = { id, name, input, delivered: false };
     const terminal: Terminal = {
       source: REAL,
-      live: true,
+      // A tool of an MCP server the session serves is answered there, from the rules: it is not live.
+      live: !context.pipeline.servedOverMcp.has(name),
       run: (sentInput) =>
         new Promise<unknown>((resolve, reject) => {
           call.deliver = (result) =>

@@ -4,7 +4,9 @@
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
+ * `npx tooltrace mcp serve <file> [--http[=port]]`: a file's tools and stub rules as an MCP server.
  */
+import { mcpServeCommand } from "../agents/mcp-serve-command.js";
 import { init } from "../init/init.js";
 import { cassettesCheck } from "../report/cassettes-check.js";
 import { compareCommand } from "../report/compare-command.js";
@@ -15,6 +17,7 @@ const USAGE = [
   "       tooltrace show <report folder | index.html | report JSON | turn JSON> [--no-open]",
   "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
   "       tooltrace cassettes check [vitest arguments]",
+  "       tooltrace mcp serve <tools and stubs file> [--http[=port]]",
   "",
 ].join("\n");
 const [command, ...rest] = process.argv.slice(2);
@@ -36,6 +39,12 @@ try {
     const result = cassettesCheck(process.cwd(), rest.slice(1));
     process.stdout.write(`${result.output}\n`);
     if (result.stale.length > 0 || result.code !== 0) process.exitCode = 1;
+  } else if (command === "mcp" && rest[0] === "serve" && targets.length === 2) {
+    // Stdout is the protocol over stdio: only a failure is written, to stderr.
+    mcpServeCommand(targets[1] as string, flags).catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    });
   } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
     process.stdout.write(`${show(targets[0] as string, !flags.includes("--no-open"))}\n`);
   } else {

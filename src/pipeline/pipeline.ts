@@ -46,6 +46,8 @@ export interface PipelineOptions {
   readonly network?: NetworkPolicy | undefined;
   /** A problem found after the session closed: its test can no longer fail, so the run is told. */
   readonly reportLate: (message: string) => void;
+  /** The rule of the session's that came closest to a call of `tool` with `input`, said in a sentence. */
+  readonly explainMiss?: (tool: string, input: unknown) => string | undefined;
 }
 
 /** A model call opened in the pipeline: run it through the chain, then say what its client was sent. */
@@ -75,6 +77,11 @@ export class Pipeline implements ChainEnvironment {
   readonly asked: AskedCallsLedger;
   /** What settles when each turn ends. */
   readonly turnEnds = new TurnEnds();
+  /**
+   * The names an agent in another process calls the tools of an MCP server the session serves
+   * (`mcp__tooltrace__get_weather`): its call on the wire is not live, the server answers it from the rules.
+   */
+  readonly servedOverMcp = new Set<string>();
   /** The environment of a late call: its one report comes from `runLate`, once the call is answered. */
   private readonly silent: ChainEnvironment;
   /** The chain's steps for each kind of interaction: only those that act on it. */
@@ -107,6 +114,11 @@ export class Pipeline implements ChainEnvironment {
     const only = (kind: InteractionKind) => options.steps.filter((step) => step.kinds === undefined || step.kinds.includes(kind));
     this.stepsFor = { tool: only("tool"), model: only("model"), http: only("http") };
     this.asked = new AskedCallsLedger(options.log, options.tools, options.strict, (message, turn) => this.report(message, turn));
+  }
+
+  /** The rule that came closest to a call no rule matched, for a refusal's message. */
+  explainMiss(tool: string, input: unknown): string | undefined {
+    return this.options.explainMiss?.(tool, input);
   }
 
   /** No step of the session's can replace a model's reply: a live reply may reach the client as it streams. */

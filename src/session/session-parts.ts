@@ -140,6 +140,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     edges,
     network: { allowHosts: policy.allowHosts, live: upstream !== undefined || recording },
     reportLate: (message) => reportLateCall(message, place.testPath),
+    explainMiss: (tool, input) => rules.explainMiss(tool, input),
   });
   const stubs = options.stubs ?? [];
   return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, stubs, pipeline };

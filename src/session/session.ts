@@ -11,6 +11,8 @@ import { turnsToJson } from "../trace/turn-json.js";
 import type { Interaction, ToolCall, Turn } from "../trace/types.js";
 import { type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
 import { TurnRunner } from "./turn-runner.js";
+import { SESSION_PIPELINE } from "./session-pipeline.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
 import type { SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./types.js";
 
 /**
@@ -69,6 +71,11 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
 
   get violations(): readonly string[] {
     return this.parts.log.violations;
+  }
+
+  /** @internal The session's pipeline, for an adapter that answers its calls from another process (`mcpServer`). */
+  get [SESSION_PIPELINE](): Pipeline {
+    return this.parts.pipeline;
   }
 
   get route(): string {

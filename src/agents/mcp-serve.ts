@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { withPeer } from "../base/optional-peer.js";
+import { mcpCallTool } from "../catchers/call-shapes.js";
+import type { McpCallAnswerer } from "./mcp-answer.js";
+import type { McpToolDefinition } from "./mcp-definitions.js";
+
+/** A running MCP server: over stdio, or streamable HTTP on loopback (its `url`). */
+export interface ServedMcp {
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+const sdk = () =>
+  withPeer("@modelcontextprotocol/sdk", "An MCP server served by tooltrace", async () => ({
+    server: await import("@modelcontextprotocol/sdk/server/index.js"),
+    types: await import("@modelcontextprotocol/sdk/types.js"),
+  }));
+
+/** An MCP server that lists `tools` and answers every `tools/call` with `answer`. */
+async function mcpServerOf(tools: readonly McpToolDefinition[], answer: McpCallAnswerer) {
+  const { server, types } = await sdk();
+  const mcp = new server.Server({ name: "tooltrace", version: "1.0.0" }, { capabilities: { tools: {} } });
+  mcp.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      inputSchema: (tool.inputSchema ?? { type: "object" }) as { type: "object" },
+    })),
+  }));
+  mcp.setRequestHandler(types.CallToolRequestSchema, async (request) => {
+    const answered = await answer(request.params.name, request.params.arguments ?? {});
+    if ("refused" in answered) throw new types.McpError(types.ErrorCode.InvalidParams, `[tooltrace] ${answered.refused}`);
+    const result = "error" in answered ? Promise.reject(new Error(answered.error)) : answered.output;
+    return (await mcpCallTool.deliver?.(result, { run: () => undefined, thisArg: undefined, args: [] })) as {
+      content: { type: "text"; text: string }[];
+    };
+  });
+  return mcp;
+}
+
+/** Serves over standard input and output, as an MCP host (Claude Code, Cursor, `MCPServerStdio`) starts it. */
+export async function serveMcpStdio(tools: readonly McpToolDefinition[], answer: McpCallAnswerer): Promise<ServedMcp> {
+  const mcp = await mcpServerOf(tools, answer);
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  await mcp.connect(new StdioServerTransport());
+  return { close: () => mcp.close() };
+}
+
+/** Serves streamable HTTP on 127.0.0.1 (`port` 0: any free one), one stateless server per request. */
+export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const http: HttpServer = createServer((incoming, outgoing) => {
+    void (async () => {
+      const mcp = await mcpServerOf(tools, answer);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      outgoing.on("close", () => {
+        void transport.close();
+        void mcp.close();
+      });
+      await mcp.connect(transport);
+      await transport.handleRequest(incoming, outgoing, await bodyOf(incoming));
+    })().catch((error: unknown) => {
+      if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "text/plain" });
+      outgoing.end(error instanceof Error ? error.message : String(error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, "127.0.0.1", () => resolve());
+  });
+  const { port: bound } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}/mcp`,
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+}
+
+function bodyOf(incoming: IncomingMessage): Promise<unknown> {
+  if (incoming.method !== "POST") return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      resolve(text === "" ? undefined : (JSON.parse(text) as unknown));
+    });
+    incoming.once("error", reject);
+  });
+}

@@ -1,0 +1,120 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TooltraceError, usageError } from "../base/errors.js";
+import { packageRoot } from "../base/package-root.js";
+import { resolveRoute } from "../catchers/routes.js";
+import type { Terminal } from "../pipeline/types.js";
+import { pipelineOf } from "../session/session-pipeline.js";
+import type { Session } from "../session/types.js";
+import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
+import type { McpToolDefinition } from "./mcp-definitions.js";
+import { serveMcpHttp } from "./mcp-serve.js";
+
+/** Options of {@link mcpServer}. */
+export interface McpServerOptions {
+  /** The tools the server lists. Their calls are answered by the session's stub rules (and middleware). */
+  readonly tools: readonly McpToolDefinition[];
+  /** The server's name in an MCP host's config: Claude Code calls its tools `mcp__<name>__<tool>`. Default `tooltrace`. */
+  readonly name?: string;
+}
+
+/** An MCP server a session serves, and how an MCP host reaches it. */
+export interface McpServerHandle {
+  /** Over stdio: the command an MCP host starts (this Node), its arguments and environment. */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Over streamable HTTP, served by this process on 127.0.0.1. */
+  readonly url: string;
+  /** The `mcpServers` config of an MCP host (Claude Code's `--mcp-config`), over stdio or HTTP. */
+  mcpConfig(transport?: "stdio" | "http"): { mcpServers: Record<string, Record<string, unknown>> };
+  close(): Promise<void>;
+}
+
+class Refused extends Error {}
+
+/**
+ * Serves `tools` as an MCP server whose every `tools/call` goes through `session`'s chain while a turn runs:
+ * its stub rules answer (closed-world: a call no rule matches is an MCP error naming the rule that came
+ * closest), middleware and strict mode apply, and the call is in the turn's trace. Give an MCP host (Claude
+ * Code, Cursor, an Agents SDK `MCPServerStdio`) `mcpConfig()`, or `command`/`args`/`env` (stdio) or `url`.
+ *
+ * @example
+ * ```ts
+ * const mcp = await mcpServer(session, { tools: [{ name: "get_weather", inputSchema: { type: "object" } }] });
+ * const agent = claudeCode({ args: ["--mcp-config", JSON.stringify(mcp.mcpConfig())], allowedTools: ["mcp__tooltrace"] });
+ * ```
+ */
+export async function mcpServer(session: Session, options: McpServerOptions): Promise<McpServerHandle> {
+  const pipeline = pipelineOf(session);
+  if (pipeline === undefined) throw usageError("mcpServer(session, { tools }) takes a session createSession made.");
+  const name = options.name ?? "tooltrace";
+  for (const tool of options.tools) pipeline.servedOverMcp.add(`mcp__${name}__${tool.name}`);
+  const route = session.route;
+  const known = new Set(options.tools.map((tool) => tool.name));
+  const answer: McpCallAnswerer = async (tool, input) => {
+    const { target } = resolveRoute(`${route}/mcp`);
+    if (target === undefined || "problem" in target) return { refused: target?.problem ?? `${session.name} has no turn running.` };
+    if (!known.has(tool)) return { refused: `no tool "${tool}" on this server. Tools: ${[...known].join(", ")}.` };
+    const closedWorld: Terminal = {
+      source: { kind: "strict" },
+      live: false,
+      run: (sent) => {
+        const closest = pipeline.explainMiss(tool, sent);
+        throw new Refused(
+          `no stub rule matched ${tool}(${JSON.stringify(sent)})${closest ? `: ${closest}` : `: no rule of ${session.name} names ${tool}.`}`,
+        );
+      },
+    };
+    const caught = { kind: "tool", executor: { label: tool }, input, callId: undefined, toolName: tool, wire: true } as const;
+    try {
+      return { output: await pipeline.tool(target.context, caught, closedWorld) };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      return error instanceof Refused || error instanceof TooltraceError ? { refused: text } : { error: text };
+    }
+  };
+  const http = await serveMcpHttp(options.tools, answer);
+  const bridge = await serveBridge(answer);
+  const file = join(mkdtempSync(join(tmpdir(), "tooltrace-mcp-")), "tools.json");
+  writeFileSync(file, JSON.stringify({ tools: options.tools }));
+  const command = process.execPath;
+  const args = [join(packageRoot(), "dist", "bin.js"), "mcp", "serve", file];
+  const env = { TOOLTRACE_MCP_BRIDGE: bridge.url };
+  return {
+    command,
+    args,
+    env,
+    url: http.url as string,
+    mcpConfig: (transport = "stdio") => ({
+      mcpServers: { [name]: transport === "http" ? { type: "http", url: http.url } : { type: "stdio", command, args, env } },
+    }),
+    close: async () => {
+      await Promise.all([http.close(), bridge.close()]);
+    },
+  };
+}
+
+/** The loopback endpoint a stdio server started by an MCP host sends each call to (`TOOLTRACE_MCP_BRIDGE`). */
+async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => {
+      void (async () => {
+        const { tool, input } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { tool: string; input: unknown };
+        const answered: McpCallAnswer = await answer(tool, input);
+        outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
+      })().catch((error: unknown) => outgoing.writeHead(500).end(error instanceof Error ? error.message : String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  server.unref();
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, describe, expect, test } from "vitest";
+import type { McpServeFile } from "tooltrace";
+
+const bin = join(import.meta.dirname, "../../dist/bin.js");
+const folder = mkdtempSync(join(tmpdir(), "tooltrace-mcp-serve-"));
+const served: McpServeFile = {
+  tools: [
+    {
+      name: "get_weather",
+      description: "The weather in a city",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
+    { name: "send_email", inputSchema: { type: "object", properties: { to: { type: "string" } } } },
+  ],
+  stubs: [
+    { id: "paris", tool: "get_weather", match: { city: { const: "Paris" } }, outcome: { response: { tempC: 21 } } },
+    { id: "atlantis", tool: "get_weather", match: { city: { const: "Atlantis" } }, outcome: { throw: { message: "no such city" } } },
+  ],
+};
+const file = join(folder, "weather.json");
+writeFileSync(file, JSON.stringify(served));
+
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.close();
+});
+
+/** The same checks for any transport: the tools listed, a rule's answer, a rule's throw, a miss, an unknown tool. */
+async function exercise(client: Client) {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(["get_weather", "send_email"]);
+  expect(tools[0]?.inputSchema).toEqual(served.tools[0]?.inputSchema);
+  const paris = await client.callTool({ name: "get_weather", arguments: { city: "Paris" } });
+  expect(paris.structuredContent).toEqual({ tempC: 21 });
+  expect(paris.content).toEqual([{ type: "text", text: '{"tempC":21}' }]);
+  const atlantis = await client.callTool({ name: "get_weather", arguments: { city: "Atlantis" } });
+  expect(atlantis).toMatchObject({ isError: true, content: [{ type: "text", text: "no such city" }] });
+  await expect(client.callTool({ name: "get_weather", arguments: { city: "Berlin" } })).rejects.toThrow(
+    /no stub rule matched get_weather\(\{"city":"Berlin"\}\): .*"paris"/,
+  );
+  await expect(client.callTool({ name: "send_email", arguments: { to: "a@b.c" } })).rejects.toThrow(/no rule names send_email/);
+  await expect(client.callTool({ name: "get_wether", arguments: {} })).rejects.toThrow(
+    /no tool "get_wether" on this server; did you mean "get_weather"\?/,
+  );
+}
+
+describe("npx tooltrace mcp serve: stub rules as an MCP server, closed-world", { timeout: 60_000 }, () => {
+  test("over stdio, as an MCP host starts it, with the MCP SDK's client", async () => {
+    const client = new Client({ name: "test", version: "1.0.0" });
+    clients.push(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", file], stderr: "pipe" }));
+    await exercise(client);
+  });
+
+  test("over streamable HTTP on 127.0.0.1, its URL printed", async () => {
+    const child = spawn(process.execPath, [bin, "mcp", "serve", file, "--http"], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8").trim()));
+        child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: "test", version: "1.0.0" });
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await exercise(client);
+    } finally {
+      child.kill();
+    }
+  });
+
+  test("a faulty file is refused with its pointer, before anything is served", async () => {
+    const bad = join(folder, "bad.json");
+    writeFileSync(
+      bad,
+      JSON.stringify({ tools: [{ name: "get_weather" }], stubs: [{ id: "x", tool: "get_wether", outcome: { response: 1 } }] }),
+    );
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, "mcp", "serve", bad], { stdio: ["ignore", "ignore", "pipe"] });
+      let text = "";
+      child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      child.once("exit", (exit) => resolve({ code: exit, stderr: text }));
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /MCP server file \S+bad\.json, stub rule "x" at \/tool: the file lists no tool "get_wether"\.\n {2}Fix: did you mean "get_weather"\?/,
+    );
+  });
+});
