@@ -14,6 +14,7 @@ export type {
   SendOptions,
   Session,
   SessionOptions,
+  ServedMcp,
   UnusedRulesPolicy,
 } from "./session/types.js";
 export type { SessionReport } from "./lifecycle/scope.js";
@@ -105,6 +106,8 @@ export type {
   CassetteHttpFailure,
   CassetteModelEntry,
 } from "./cassettes/types.js";
+export type { ModelFingerprint } from "./cassettes/fingerprint.js";
+export type { StalePolicy } from "./cassettes/stale.js";
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./lifecycle/strict-default.js";
 export { takeRefusals } from "./lifecycle/scope.js";

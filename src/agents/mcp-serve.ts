@@ -72,7 +72,11 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
   const { port: bound } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/mcp`,
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }
 

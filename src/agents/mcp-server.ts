@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { TooltraceError, usageError } from "../base/errors.js";
 import { packageRoot } from "../base/package-root.js";
 import { resolveRoute } from "../catchers/routes.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Terminal } from "../pipeline/types.js";
 import { pipelineOf } from "../session/session-pipeline.js";
-import type { Session } from "../session/types.js";
+import type { ServedMcp, Session } from "../session/types.js";
 import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
 import type { McpToolDefinition } from "./mcp-definitions.js";
 import { serveMcpHttp } from "./mcp-serve.js";
@@ -17,12 +18,14 @@ import { serveMcpHttp } from "./mcp-serve.js";
 export interface McpServerOptions {
   /** The tools the server lists. Their calls are answered by the session's stub rules (and middleware). */
   readonly tools: readonly McpToolDefinition[];
+  /** The session whose rules answer; or later, with `use(session)`. */
+  readonly session?: Session;
   /** The server's name in an MCP host's config: Claude Code calls its tools `mcp__<name>__<tool>`. Default `tooltrace`. */
   readonly name?: string;
 }
 
 /** An MCP server a session serves, and how an MCP host reaches it. */
-export interface McpServerHandle {
+export interface McpServerHandle extends ServedMcp {
   /** Over stdio: the command an MCP host starts (this Node), its arguments and environment. */
   readonly command: string;
   readonly args: readonly string[];
@@ -37,26 +40,34 @@ export interface McpServerHandle {
 class Refused extends Error {}
 
 /**
- * Serves `tools` as an MCP server whose every `tools/call` goes through `session`'s chain while a turn runs:
+ * Serves `tools` as an MCP server whose every `tools/call` goes through a session's chain while a turn runs:
  * its stub rules answer (closed-world: a call no rule matches is an MCP error naming the rule that came
  * closest), middleware and strict mode apply, and the call is in the turn's trace. Give an MCP host (Claude
- * Code, Cursor, an Agents SDK `MCPServerStdio`) `mcpConfig()`, or `command`/`args`/`env` (stdio) or `url`.
+ * Code, Cursor, an Agents SDK `MCPServerStdio`) `mcpConfig()`, or `command`/`args`/`env` (stdio) or `url`, and
+ * the session `mcp` (or call `use(session)`).
  *
  * @example
  * ```ts
- * const mcp = await mcpServer(session, { tools: [{ name: "get_weather", inputSchema: { type: "object" } }] });
+ * const mcp = await mcpServer({ tools: [{ name: "get_weather", inputSchema: { type: "object" } }] });
  * const agent = claudeCode({ args: ["--mcp-config", JSON.stringify(mcp.mcpConfig())], allowedTools: ["mcp__tooltrace"] });
+ * const session = createSession({ agent, llm, stubs, mcp });
  * ```
  */
-export async function mcpServer(session: Session, options: McpServerOptions): Promise<McpServerHandle> {
-  const pipeline = pipelineOf(session);
-  if (pipeline === undefined) throw usageError("mcpServer(session, { tools }) takes a session createSession made.");
+export async function mcpServer(options: McpServerOptions): Promise<McpServerHandle> {
   const name = options.name ?? "tooltrace";
-  for (const tool of options.tools) pipeline.servedOverMcp.add(`mcp__${name}__${tool.name}`);
-  const route = session.route;
   const known = new Set(options.tools.map((tool) => tool.name));
+  let bound: { readonly session: Session; readonly pipeline: Pipeline } | undefined;
+  const use = (session: Session) => {
+    const pipeline = pipelineOf(session);
+    if (pipeline === undefined) throw usageError("mcpServer: `use(session)` takes a session createSession made.");
+    for (const tool of options.tools) pipeline.servedOverMcp.add(`mcp__${name}__${tool.name}`);
+    bound = { session, pipeline };
+  };
+  if (options.session !== undefined) use(options.session);
   const answer: McpCallAnswerer = async (tool, input) => {
-    const { target } = resolveRoute(`${route}/mcp`);
+    if (bound === undefined) return { refused: "no session uses this MCP server: call `use(session)` on it." };
+    const { session, pipeline } = bound;
+    const { target } = resolveRoute(`${session.route}/mcp`);
     if (target === undefined || "problem" in target) return { refused: target?.problem ?? `${session.name} has no turn running.` };
     if (!known.has(tool)) return { refused: `no tool "${tool}" on this server. Tools: ${[...known].join(", ")}.` };
     const closedWorld: Terminal = {
@@ -89,6 +100,8 @@ export async function mcpServer(session: Session, options: McpServerOptions): Pr
     args,
     env,
     url: http.url as string,
+    use,
+    toolNames: [...known],
     mcpConfig: (transport = "stdio") => ({
       mcpServers: { [name]: transport === "http" ? { type: "http", url: http.url } : { type: "stdio", command, args, env } },
     }),
@@ -115,6 +128,10 @@ async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; clos
   server.unref();
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

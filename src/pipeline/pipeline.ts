@@ -292,7 +292,7 @@ export class Pipeline implements ChainEnvironment {
     const own: TurnContext = { ...context, path: subagent ?? context.path, parentSeq: record.seq };
     return {
       source: terminal.source,
-      live: !routing,
+      live: !routing && terminal.live,
       run: (input, progress) => runInTurnContext(own, () => terminal.run(input, progress)),
     };
   }

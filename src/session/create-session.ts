@@ -43,7 +43,7 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
 /** Stubs and strict mode promise what answers the agent's tools: without `tools` there is nothing to catch. */
 function checkToolsGiven<TMessage>(options: SessionOptions<TMessage>): void {
   if (options === null || typeof options !== "object") throw usageError("createSession(options): pass { agent, tools?, stubs?, strict? }.");
-  if (options.tools !== undefined || options.subagents !== undefined || isWireAgent(options.agent)) return;
+  if (options.tools !== undefined || options.subagents !== undefined || options.mcp !== undefined || isWireAgent(options.agent)) return;
   const stubs = Array.isArray(options.stubs) && options.stubs.length > 0;
   if (!stubs && options.strict !== true) return;
   throw new StubConfigError(

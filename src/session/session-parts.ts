@@ -29,7 +29,7 @@ import { SessionLog } from "../trace/log.js";
 import { checkUpstream } from "../wire/upstream.js";
 import type { ToolStub } from "../stubs/types.js";
 import { allowHostsWith } from "./agent-hosts.js";
-import type { SessionOptions } from "./types.js";
+import type { ServedMcp, SessionOptions } from "./types.js";
 
 /** Where a session is created: its test, for its cassette's name and for messages. */
 export interface SessionPlace {
@@ -106,7 +106,8 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   let rules: RuleSet;
   try {
     // An agent in another process shows its tools only on the wire: rules may name any tool.
-    const knownTools = isWireAgent(options.agent) ? undefined : new Set(tools.names.keys());
+    const served = servedOf(options.mcp).flatMap((server) => server.toolNames);
+    const knownTools = isWireAgent(options.agent) ? undefined : new Set([...tools.names.keys(), ...served]);
     rules = createRuleSet(options.stubs, { ...(knownTools ? { knownTools } : {}), notStubbable: handoffsOf(tools) });
   } catch (error) {
     tools.unbind();
@@ -144,6 +145,11 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   });
   const stubs = options.stubs ?? [];
   return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, stubs, pipeline };
+}
+
+/** The MCP servers a session serves, as a list. */
+export function servedOf(mcp: SessionOptions["mcp"]): readonly ServedMcp[] {
+  return mcp === undefined ? [] : Array.isArray(mcp) ? mcp : [mcp as ServedMcp];
 }
 
 /** The session's faults on its model calls, checked (each problem named by its JSON pointer). */

@@ -9,7 +9,7 @@ import { requestView } from "../model/request-view.js";
 import { offeredTools } from "../trace/request-json.js";
 import { turnsToJson } from "../trace/turn-json.js";
 import type { Interaction, ToolCall, Turn } from "../trace/types.js";
-import { type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
+import { servedOf, type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
 import { TurnRunner } from "./turn-runner.js";
 import { SESSION_PIPELINE } from "./session-pipeline.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
@@ -42,6 +42,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.strict = this.parts.strict;
     this.unusedRules = options.unusedRules;
     this.historyList = [...(options.history ?? [])];
+    for (const server of servedOf(options.mcp)) server.use(this);
     const host: MiddlewareHost = {
       name: this.name,
       violation: (message, turnIndex) => this.parts.pipeline.report(message, this.parts.log.turns[turnIndex]),

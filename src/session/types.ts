@@ -170,6 +170,19 @@ export interface SessionOptions<TMessage = unknown> {
   readonly name?: string;
   /** Messages the conversation starts with. */
   readonly history?: readonly TMessage[];
+  /**
+   * MCP servers this session serves (`await mcpServer({ tools })`): their tools are the session's, every
+   * `tools/call` an MCP host sends them is answered by its stub rules (closed-world) and kept in its trace.
+   */
+  readonly mcp?: ServedMcp | readonly ServedMcp[];
+}
+
+/** What a session needs of an MCP server it serves (`mcpServer()` makes one). */
+export interface ServedMcp {
+  /** The names of the tools it lists. */
+  readonly toolNames: readonly string[];
+  /** Binds the server to the session whose turns its calls belong to. */
+  use(session: Session): void;
 }
 
 /** Options of one {@link Session.send}. */

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, test } from "vitest";
-import type { McpServeFile } from "tooltrace";
+import { createSession, type McpServeFile, mcpServer } from "tooltrace";
 
 const bin = join(import.meta.dirname, "../../dist/bin.js");
 const folder = mkdtempSync(join(tmpdir(), "tooltrace-mcp-serve-"));
@@ -92,5 +92,41 @@ describe("npx tooltrace mcp serve: stub rules as an MCP server, closed-world", {
     expect(stderr).toMatch(
       /MCP server file \S+bad\.json, stub rule "x" at \/tool: the file lists no tool "get_wether"\.\n {2}Fix: did you mean "get_weather"\?/,
     );
+  });
+});
+
+describe("mcpServer(): a session's stub rules served to an MCP client in the test", { timeout: 60_000 }, () => {
+  test("over HTTP and over stdio, every call goes through the session's chain and is in its trace", async () => {
+    const mcp = await mcpServer({ tools: served.tools });
+    try {
+      const agent = async () => {
+        const http = new Client({ name: "agent", version: "1.0.0" });
+        await http.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+        const stdio = new Client({ name: "agent", version: "1.0.0" });
+        await stdio.connect(
+          new StdioClientTransport({ command: mcp.command, args: [...mcp.args], env: { ...mcp.env, PATH: process.env.PATH ?? "" } }),
+        );
+        const paris = await http.callTool({ name: "get_weather", arguments: { city: "Paris" } });
+        const again = await stdio.callTool({ name: "get_weather", arguments: { city: "Paris" } });
+        const oslo = await stdio.callTool({ name: "get_weather", arguments: { city: "Oslo" } }).catch((error: Error) => error.message);
+        await Promise.all([http.close(), stdio.close()]);
+        return JSON.stringify([paris.structuredContent, again.structuredContent, oslo]);
+      };
+      const session = createSession({ agent, stubs: served.stubs, mcp });
+      const turn = await session.send("weather?");
+      expect(JSON.parse(turn.text)).toEqual([
+        { tempC: 21 },
+        { tempC: 21 },
+        expect.stringMatching(/no stub rule matched get_weather\(\{"city":"Oslo"\}\): The closest rule, "paris"/),
+      ]);
+      expect(turn.toolCalls.map((call) => [call.tool, call.input, call.status, call.answeredBy?.kind])).toEqual([
+        ["get_weather", { city: "Paris" }, "completed", "stub"],
+        ["get_weather", { city: "Paris" }, "completed", "stub"],
+        ["get_weather", { city: "Oslo" }, "failed", "strict"],
+      ]);
+      expect(session.ruleUsage().get("paris")).toBe(2);
+    } finally {
+      await mcp.close();
+    }
   });
 });
