@@ -14,6 +14,7 @@ import { toHaveRequested } from "./to-have-requested.js";
 import { toMatchTrajectory } from "./to-match-trajectory.js";
 import { toHaveRecovered } from "./to-have-recovered.js";
 import { toHaveGivenUpCleanly } from "./to-have-given-up-cleanly.js";
+import { toSatisfyJudge } from "./to-satisfy-judge.js";
 import { toMatchInlineTraceSnapshot, toMatchTraceSnapshot } from "./to-match-trace-snapshot.js";
 
 /** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
@@ -34,6 +35,7 @@ export const matchers = {
   toMatchTrajectory,
   toHaveRecovered,
   toHaveGivenUpCleanly,
+  toSatisfyJudge,
   toMatchTraceSnapshot,
   toMatchInlineTraceSnapshot,
 };

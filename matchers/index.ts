@@ -26,6 +26,8 @@ export {
 } from "./to-match-trajectory.js";
 export { toHaveRecovered } from "./to-have-recovered.js";
 export { toHaveGivenUpCleanly, type GivenUpOptions } from "./to-have-given-up-cleanly.js";
+export { toSatisfyJudge } from "./to-satisfy-judge.js";
+export type { Judge, JudgeOptions, JudgeResult, JudgeSubject } from "./lib/judge.js";
 export {
   toMatchTraceSnapshot,
   toMatchInlineTraceSnapshot,

@@ -5,6 +5,7 @@ import type { CountExpectation } from "./lib/count.js";
 import type { UsageLimit } from "./to-have-usage-at-most.js";
 import type { RequestedOptions } from "./to-have-requested.js";
 import type { GivenUpOptions } from "./to-have-given-up-cleanly.js";
+import type { Judge, JudgeOptions } from "./lib/judge.js";
 import type { TrajectoryOptions, TrajectoryStep } from "./to-match-trajectory.js";
 import type { TraceSnapshotMatcherOptions } from "./to-match-trace-snapshot.js";
 
@@ -25,6 +26,8 @@ export interface TooltraceMatchers<R = unknown> {
   toHaveRecovered(): R;
   /** The agent met an injected fault it could not get past and stopped cleanly (the turn completed, or failed with `error`). */
   toHaveGivenUpCleanly(options?: GivenUpOptions): R;
+  /** The judge scores the turn at least `threshold` (default 1); asynchronous: `await expect(turn).toSatisfyJudge(judge)`. */
+  toSatisfyJudge(judge: Judge, options?: JudgeOptions): Promise<R>;
   /** The turn completed and nothing was rejected. */
   toSucceed(): R;
   /** No tool call failed. */

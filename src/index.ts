@@ -95,6 +95,10 @@ export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middlewar
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
 export type { Fault, FaultKind } from "./faults/types.js";
+export { answerJudge, type AnswerJudgeOptions } from "./judges/answer-judge.js";
+export { trajectoryJudge, type ExpectedCall, type TrajectoryJudgeOptions } from "./judges/trajectory-judge.js";
+export { modelJudge, type ModelJudgeOptions } from "./judges/model-judge.js";
+export type { Judge, JudgeOptions, JudgeResult, JudgeSubject } from "../matchers/lib/judge.js";
 export { useHttpMocks } from "./http-mocks/shared-http-mocks.js";
 export type {
   CassetteMode,

@@ -42,6 +42,8 @@ export interface TrialsJson {
   readonly ok: boolean;
   /** The trials merged by the calls they made: where they diverged, with counts and pass rates per branch. */
   readonly tree?: DivergenceNode;
+  /** Each judge's mean score over the trials' turns (`toSatisfyJudge`), by judge name. */
+  readonly scores?: Readonly<Record<string, number>>;
   readonly runs: readonly {
     readonly index: number;
     readonly seed: number;

@@ -46,6 +46,7 @@ pre.error { background: #ffebe9; border: 1px solid #ffcecb; padding: 10px; borde
 .details { padding: 6px 10px 10px 4.7em; border-top: 1px dashed var(--line); }
 .details .label { color: var(--dim); margin-top: 6px; font-size: 11px; text-transform: uppercase; }
 .usage { color: var(--dim); margin: 4px 0; }
+.score { margin: 2px 0; font-size: 13px; } .score.pass { color: var(--ok); } .score.fail { color: var(--bad); }
 .timeline { margin: 8px 0 4px; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; background: #fff; }
 .lane { display: grid; grid-template-columns: 220px 1fr; gap: 8px; align-items: center; height: 18px; }
 .lane-name { color: var(--dim); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 11px; }

@@ -215,6 +215,9 @@ ${VIEWER_CALLS}
         if (turn.error) t.appendChild($("div", "bubble failed", turn.error.name + ": " + turn.error.message));
         else t.appendChild($("div", "bubble agent", turn.text || "(no text)"));
         t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + ms(turn.durationMs || 0)));
+        (turn.scores || []).forEach(function (j) {
+          t.appendChild($("div", "score " + (j.pass ? "pass" : "fail"), "judge " + j.judge + ": " + j.score.toFixed(2) + " (at least " + j.threshold + ")" + (j.reason ? " \u2014 " + j.reason : "")));
+        });
         if (calls.length > 0) drawTimeline(turn, calls, t);
         box.appendChild(t);
       });

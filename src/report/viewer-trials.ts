@@ -42,6 +42,9 @@ window.tooltraceTrials = function (report, $) {
     rate.appendChild(min);
   }
   box.appendChild(rate);
+  Object.keys(report.scores || {}).forEach(function (judge) {
+    box.appendChild($("div", "mean-score", "mean score, judge " + judge + ": " + report.scores[judge].toFixed(2)));
+  });
   var paths = {};
   var order = [];
   report.runs.forEach(function (run) {

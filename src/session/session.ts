@@ -12,6 +12,7 @@ import type { Interaction, ToolCall, Turn } from "../trace/types.js";
 import { servedOf, type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
 import { TurnRunner } from "./turn-runner.js";
 import { SESSION_PIPELINE } from "./session-pipeline.js";
+import { rememberJudgeLlm } from "./judge-llm.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./types.js";
 
@@ -43,6 +44,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.unusedRules = options.unusedRules;
     this.historyList = [...(options.history ?? [])];
     for (const server of servedOf(options.mcp)) server.use(this);
+    rememberJudgeLlm(this, (prompt) => this.callLLM(this.turns.length - 1, prompt));
     const host: MiddlewareHost = {
       name: this.name,
       violation: (message, turnIndex) => this.parts.pipeline.report(message, this.parts.log.turns[turnIndex]),
@@ -97,7 +99,10 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       this.sent = true;
       this.sentFrom = captureUserFrame();
     }
-    return this.runner.send(message, options);
+    return this.runner.send(message, options).then((turn) => {
+      rememberJudgeLlm(turn, (prompt) => this.callLLM(turn.index, prompt));
+      return turn;
+    });
   }
 
   takeViolations(): string[] {

@@ -46,6 +46,7 @@ function turnJson(turn: Turn, shared: SharedJson): TurnJson {
     httpCalls: turn.httpCalls.map((call) => interactionToJson(call, shared)),
     tools: [...turn.tools],
     results: toJsonValue(turn.results) as Record<string, unknown>,
+    ...(turn.scores !== undefined ? { scores: turn.scores.map((record) => ({ ...record })) } : {}),
   };
 }
 

@@ -200,6 +200,20 @@ export interface Turn {
   readonly error?: TraceError;
   readonly startedAt: number;
   readonly durationMs: number;
+  /** What judges scored this turn (`toSatisfyJudge`), in the order they ran. */
+  readonly scores?: readonly JudgeRecord[];
+}
+
+/** One judge's score of a turn, as the trace keeps it. */
+export interface JudgeRecord {
+  /** The judge's name (`answer`, `trajectory`, a function's name). */
+  readonly judge: string;
+  /** Between 0 and 1. */
+  readonly score: number;
+  /** The score the assertion asked for. */
+  readonly threshold: number;
+  readonly pass: boolean;
+  readonly reason?: string;
 }
 
 /** Anything the matchers accept besides a turn or a list of calls: a session-like object with turns. */

@@ -1,3 +1,4 @@
+import { meanScores } from "../trace/scores.js";
 import { divergenceLines, divergenceTree } from "../trace/divergence-tree.js";
 import { stripVTControlCharacters } from "node:util";
 import { message, usageError } from "../base/errors.js";
@@ -103,6 +104,7 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
     ...(minPassRate !== undefined ? { minPassRate } : {}),
     ok,
     tree: divergenceTree(runs),
+    ...scoresOf(runs),
     runs,
     summary: () => summarize(report),
   };
@@ -175,9 +177,16 @@ function summarize(report: TrialsReport): string {
     `pass rate ${report.passed}/${report.count} = ${percent(report.passRate)}${report.minPassRate !== undefined ? ` (min ${percent(report.minPassRate)})` : ""}`,
     ...Object.entries(report.passHatK).map(([k, value]) => `pass^${k} ${value.toFixed(2)}`),
     ...Object.entries(report.passAtK).map(([k, value]) => `pass@${k} ${value.toFixed(2)}`),
+    ...Object.entries(report.scores ?? {}).map(([judge, mean]) => `mean score ${judge} ${mean.toFixed(2)}`),
   ];
   const tree = report.tree ? ["  Where they diverge:", ...divergenceLines(report.tree).map((line) => `    ${line}`)] : [];
   return noWorkflowCommands([branchReport(report.name, report.runs, new Map(), "trials"), `  ${rates.join(" · ")}`, ...tree].join("\n"));
+}
+
+/** The judges' mean scores over every trial's turns, when a judge scored any. */
+function scoresOf(runs: readonly TrialRun[]): { scores?: Record<string, number> } {
+  const scores = meanScores(runs.flatMap((run) => run.turns));
+  return Object.keys(scores).length > 0 ? { scores } : {};
 }
 
 function firstLines(error: unknown): string {

@@ -21,6 +21,7 @@ export const MATCHER_NAMES = [
   "toMatchTrajectory",
   "toHaveRecovered",
   "toHaveGivenUpCleanly",
+  "toSatisfyJudge",
   "toMatchTraceSnapshot",
   "toMatchInlineTraceSnapshot",
 ] as const;
