@@ -44,6 +44,7 @@ export type {
   TraceChange,
   TraceError,
   Turn,
+  JudgeRecord,
   TurnsHolder,
   TurnStatus,
   Usage,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { message } from "../base/errors.js";
 import { withPeer } from "../base/optional-peer.js";
 import { mcpCallTool } from "../catchers/call-shapes.js";
 import type { McpCallAnswerer } from "./mcp-answer.js";
@@ -30,7 +31,7 @@ async function mcpServerOf(tools: readonly McpToolDefinition[], answer: McpCallA
   }));
   mcp.setRequestHandler(types.CallToolRequestSchema, async (request) => {
     const answered = await answer(request.params.name, request.params.arguments ?? {});
-    if ("refused" in answered) throw new types.McpError(types.ErrorCode.InvalidParams, `[tooltrace] ${answered.refused}`);
+    if ("refused" in answered) throw new types.McpError(types.ErrorCode.InvalidParams, message(answered.refused));
     const result = "error" in answered ? Promise.reject(new Error(answered.error)) : answered.output;
     return (await mcpCallTool.deliver?.(result, { run: () => undefined, thisArg: undefined, args: [] })) as {
       content: { type: "text"; text: string }[];

@@ -28,6 +28,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   private readonly parts: SessionParts;
   private readonly historyList: TMessage[];
   private readonly runner: TurnRunner<TMessage>;
+  private readonly askModel: (turnIndex: number, prompt: string) => Promise<string>;
   private closed = false;
   /** Where the test first sent a message, formatted (`file:line:column`) only when a failure is reported. */
   private sentFrom: (() => string | undefined) | undefined;
@@ -44,7 +45,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.unusedRules = options.unusedRules;
     this.historyList = [...(options.history ?? [])];
     for (const server of servedOf(options.mcp)) server.use(this);
-    rememberJudgeLlm(this, (prompt) => this.callLLM(this.turns.length - 1, prompt));
+    this.askModel = weakAsker(new WeakRef(this));
+    rememberJudgeLlm(this, (prompt) => this.askModel(this.turns.length - 1, prompt));
     const host: MiddlewareHost = {
       name: this.name,
       violation: (message, turnIndex) => this.parts.pipeline.report(message, this.parts.log.turns[turnIndex]),
@@ -100,7 +102,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       this.sentFrom = captureUserFrame();
     }
     return this.runner.send(message, options).then((turn) => {
-      rememberJudgeLlm(turn, (prompt) => this.callLLM(turn.index, prompt));
+      rememberTurnAsker(turn, this.askModel);
       return turn;
     });
   }
@@ -168,7 +170,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   }
 
   /** One prompt to the session's model, with no tools, traced as a model call of turn `turnIndex` (`ctx.callLLM`). */
-  private async callLLM(turnIndex: number, prompt: string): Promise<string> {
+  /** @internal */
+  async callLLM(turnIndex: number, prompt: string): Promise<string> {
     const { responder } = this.parts;
     if (responder === undefined) {
       throw new TooltraceError(
@@ -193,4 +196,21 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       return { problem: `${this.name} has no turn running; requests on its route are answered only during session.send()` };
     return { context: running.context };
   }
+}
+
+/**
+ * How a judge asks a session's model, holding the session weakly: a turn outlives its session in the test's
+ * report, and must not keep the session alive (made outside the class, so it captures nothing else).
+ */
+function weakAsker(ref: WeakRef<{ callLLM(turnIndex: number, prompt: string): Promise<string> }>) {
+  return (turnIndex: number, prompt: string): Promise<string> => {
+    const session = ref.deref();
+    if (session === undefined) return Promise.reject(new TooltraceError("the session of this turn is gone: judge it while its test runs."));
+    return session.callLLM(turnIndex, prompt);
+  };
+}
+
+/** The judge's way to the model of `turn`'s session, made here so the closure holds the asker and the turn only. */
+function rememberTurnAsker(turn: Turn, ask: (turnIndex: number, prompt: string) => Promise<string>): void {
+  rememberJudgeLlm(turn, (prompt) => ask(turn.index, prompt));
 }
