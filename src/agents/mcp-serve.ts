@@ -53,6 +53,19 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const http: HttpServer = createServer((incoming, outgoing) => {
     void (async () => {
+      let body: unknown;
+      try {
+        body = await bodyOf(incoming);
+      } catch (error) {
+        // JSON-RPC's parse error: the request is refused, the server stays up.
+        const text = JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: `Parse error: ${(error as Error).message}` },
+        });
+        outgoing.writeHead(400, { "content-type": "application/json" }).end(text);
+        return;
+      }
       const mcp = await mcpServerOf(tools, answer);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       outgoing.on("close", () => {
@@ -60,7 +73,7 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
         void mcp.close();
       });
       await mcp.connect(transport);
-      await transport.handleRequest(incoming, outgoing, await bodyOf(incoming));
+      await transport.handleRequest(incoming, outgoing, body);
     })().catch((error: unknown) => {
       if (!outgoing.headersSent) outgoing.writeHead(500, { "content-type": "text/plain" });
       outgoing.end(error instanceof Error ? error.message : String(error));
@@ -81,14 +94,21 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
   };
 }
 
+/** A POST's JSON body; anything but JSON (a page's form post, a broken body) is refused. */
 function bodyOf(incoming: IncomingMessage): Promise<unknown> {
   if (incoming.method !== "POST") return Promise.resolve(undefined);
+  if (!(incoming.headers["content-type"] ?? "").includes("application/json"))
+    return Promise.reject(new Error("the body must be JSON (content-type: application/json)"));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.once("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      resolve(text === "" ? undefined : (JSON.parse(text) as unknown));
+      try {
+        resolve(text === "" ? undefined : (JSON.parse(text) as unknown));
+      } catch (error) {
+        reject(error);
+      }
     });
     incoming.once("error", reject);
   });

@@ -11,7 +11,8 @@ import type { Terminal } from "../pipeline/types.js";
 import { pipelineOf } from "../session/session-pipeline.js";
 import type { ServedMcp, Session } from "../session/types.js";
 import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
-import type { McpToolDefinition } from "./mcp-definitions.js";
+import { checkMcpServeFile, type McpToolDefinition } from "./mcp-definitions.js";
+import { suggestName } from "../stubs/suggest.js";
 import { serveMcpHttp } from "./mcp-serve.js";
 
 /** Options of {@link mcpServer}. */
@@ -54,22 +55,32 @@ class Refused extends Error {}
  * ```
  */
 export async function mcpServer(options: McpServerOptions): Promise<McpServerHandle> {
+  checkMcpServeFile({ tools: options.tools }, "given to mcpServer()");
   const name = options.name ?? "tooltrace";
   const known = new Set(options.tools.map((tool) => tool.name));
-  let bound: { readonly session: Session; readonly pipeline: Pipeline } | undefined;
+  const bound: { readonly session: Session; readonly pipeline: Pipeline }[] = [];
   const use = (session: Session) => {
     const pipeline = pipelineOf(session);
     if (pipeline === undefined) throw usageError("mcpServer: `use(session)` takes a session createSession made.");
     for (const tool of options.tools) pipeline.servedOverMcp.add(`mcp__${name}__${tool.name}`);
-    bound = { session, pipeline };
+    if (!bound.some((entry) => entry.session === session)) bound.push({ session, pipeline });
   };
   if (options.session !== undefined) use(options.session);
   const answer: McpCallAnswerer = async (tool, input) => {
-    if (bound === undefined) return { refused: "no session uses this MCP server: call `use(session)` on it." };
-    const { session, pipeline } = bound;
-    const { target } = resolveRoute(`${session.route}/mcp`);
-    if (target === undefined || "problem" in target) return { refused: target?.problem ?? `${session.name} has no turn running.` };
-    if (!known.has(tool)) return { refused: `no tool "${tool}" on this server. Tools: ${[...known].join(", ")}.` };
+    if (bound.length === 0) return { refused: "no session uses this MCP server: give it to createSession({ mcp })." };
+    // The call belongs to the session whose turn is running (a server may serve one test's sessions in turn).
+    const running = bound.flatMap((entry) => {
+      const { target } = resolveRoute(`${entry.session.route}/mcp`);
+      return target !== undefined && "context" in target ? [{ ...entry, context: target.context }] : [];
+    });
+    if (running.length === 0) return { refused: `no turn is running in ${bound.map((entry) => entry.session.name).join(", ")}.` };
+    if (running.length > 1)
+      return { refused: `${running.map((entry) => entry.session.name).join(" and ")} run turns at once: give each its own mcpServer().` };
+    const { session, pipeline, context } = running[0] as (typeof running)[number];
+    if (!known.has(tool)) {
+      const near = suggestName(tool, known);
+      return { refused: `no tool "${tool}" on this server${near ? `; did you mean "${near}"?` : "."} Tools: ${[...known].join(", ")}.` };
+    }
     const closedWorld: Terminal = {
       source: { kind: "strict" },
       live: false,
@@ -82,7 +93,7 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
     };
     const caught = { kind: "tool", executor: { label: tool }, input, callId: undefined, toolName: tool, wire: true } as const;
     try {
-      return { output: await pipeline.tool(target.context, caught, closedWorld) };
+      return { output: await pipeline.tool(context, caught, closedWorld) };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       return error instanceof Refused || error instanceof TooltraceError ? { refused: text } : { error: text };

@@ -3,6 +3,8 @@ import { message, StubConfigError } from "../base/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import type { CassetteMode, CassetteOptions } from "./types.js";
 import type { CassetteWriter } from "./writers.js";
+import { rerecordCommand } from "./rerecord.js";
+import { noteForCheck } from "./stale.js";
 
 const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
 const defaults = globalSingleton("cassetteDefaults", () => ({ mode: undefined as CassetteMode | undefined }));
@@ -62,13 +64,20 @@ export function resolveCassette(
     );
   }
   // `npx tooltrace cassettes check` records nothing: a missing cassette is a finding, not a recording.
-  if (process.env.TOOLTRACE_STALE_REPORT && (mode === "record" || !exists))
+  if (process.env.TOOLTRACE_STALE_REPORT && (mode === "record" || !exists)) {
+    noteForCheck({
+      cassette: path,
+      entry: exists ? "the whole cassette (its session records it)" : "the whole cassette",
+      changes: [exists ? "+ mode record: a check records nothing" : "- (never recorded: the file does not exist)"],
+      rerecord: rerecordCommand(writer, options?.mode),
+    });
     throw new StubConfigError(
       { pointer: "" },
       exists ? `cassette ${path} is recorded by this session (mode record): a check records nothing.` : `cassette ${path} does not exist.`,
       "record it once: TOOLTRACE_CASSETTE=record npx vitest run <this test file>.",
       "session",
     );
+  }
   const resolved = mode === "auto" ? (exists ? "replay" : "record") : mode;
   if (mode === "auto" && resolved === "record" && writer.strict) {
     throw new StubConfigError(

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { StubConfigError } from "../base/errors.js";
 import { Redactor } from "../secrets/redactor.js";
 import { writeAtomically } from "./atomic-write.js";
 import { resolveCassette } from "./cassette-mode.js";
+import { rerecordCommand } from "./rerecord.js";
 import { type StalePolicy, stalePolicy } from "./stale.js";
 import type { CassetteFile, CassetteHttpEntry, CassetteModelEntry, CassetteOptions, CassetteToolEntry } from "./types.js";
 import { type CassetteWriter, claimWriter } from "./writers.js";
@@ -47,7 +48,7 @@ export class Cassette {
   ) {
     this.replaying = mode === "replay";
     this.stale = stalePolicy(options.stale);
-    this.rerecord = rerecordCommand(writer);
+    this.rerecord = rerecordCommand(writer, options.mode);
     this.redactor = new Redactor(options.redact);
     this.upTo = options.replay?.upTo;
     if (this.replaying) this.load();
@@ -180,15 +181,6 @@ export class Cassette {
     this.cursors.set(cursorKey, index + 1);
     return { entry, index };
   }
-}
-
-/** `TOOLTRACE_CASSETTE=record npx vitest run <file> -t "<test>"`: this test's cassettes recorded again, no other. */
-function rerecordCommand(writer: CassetteWriter): string {
-  const file = writer.file === undefined ? "<its test file>" : relative(process.cwd(), writer.file) || writer.file;
-  if (writer.testName === undefined) return `TOOLTRACE_CASSETTE=record npx vitest run ${file}`;
-  // -t takes a regular expression: the name's own special characters are escaped, the whole quoted for a shell.
-  const pattern = writer.testName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("'", "'\\''");
-  return `TOOLTRACE_CASSETTE=record npx vitest run ${file} -t '${pattern}'`;
 }
 
 /** Keeps the next place in `list`; the returned function fills it in. */

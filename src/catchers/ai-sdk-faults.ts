@@ -1,7 +1,8 @@
 import type { APICallError } from "@ai-sdk/provider";
 import { lazyRequire } from "../base/lazy-require.js";
 import { faultStatus, type InjectedFault, retryAfterOf } from "../faults/fault-error.js";
-import { paceOf } from "../faults/paced-body.js";
+import { paceOf, tokensMs } from "../faults/paced-body.js";
+import type { ResolvedReply } from "../model/types.js";
 
 const provider = lazyRequire<{ APICallError: typeof APICallError }>("@ai-sdk/provider");
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -36,17 +37,10 @@ export function faultAsApiError(injected: InjectedFault, url: string): APICallEr
   });
 }
 
-/** Waits as a `slow` fault says before an answer of `characters` characters (four to a token) is whole. */
-export async function paceAnswer(answer: object, characters: number): Promise<void> {
+/** Stream parts at a `slow` fault's `tokensPerSecond`, spread over the time the reply's tokens take. */
+export function pacedParts<T>(answer: ResolvedReply, parts: readonly T[]): ReadableStream<T> {
   const pace = paceOf(answer);
-  if (pace === undefined) return;
-  const { firstTokenMs = 0, tokensPerSecond } = pace.fault;
-  await sleep(firstTokenMs + (tokensPerSecond ? (Math.ceil(characters / 4) / tokensPerSecond) * 1000 : 0));
-}
-
-/** Stream parts at a `slow` fault's pace: the first after `firstTokenMs`, the rest at `tokensPerSecond`. */
-export function pacedParts<T>(answer: object, parts: readonly T[]): ReadableStream<T> {
-  const pace = paceOf(answer)?.fault;
+  const intervalMs = pace !== undefined && parts.length > 1 ? tokensMs(pace, answer.usage.outputTokens) / (parts.length - 1) : 0;
   let index = 0;
   return new ReadableStream<T>({
     async pull(controller) {
@@ -54,19 +48,9 @@ export function pacedParts<T>(answer: object, parts: readonly T[]): ReadableStre
         controller.close();
         return;
       }
-      const part = parts[index] as T;
-      const size = JSON.stringify(part).length;
-      const wait =
-        pace === undefined
-          ? 0
-          : index === 0
-            ? (pace.firstTokenMs ?? 0)
-            : pace.tokensPerSecond
-              ? (size / 4 / pace.tokensPerSecond) * 1000
-              : 0;
-      if (wait > 0) await sleep(wait);
+      if (index > 0 && intervalMs > 0) await sleep(intervalMs);
+      controller.enqueue(parts[index] as T);
       index += 1;
-      controller.enqueue(part);
     },
   });
 }

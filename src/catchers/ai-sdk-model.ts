@@ -14,7 +14,7 @@ import { fromAiSdkPrompt } from "../model/from-ai-sdk-prompt.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelOptions, ResolvedReply } from "../model/types.js";
 import { catchModelCall } from "./model-call.js";
-import { faultAsApiError, paceAnswer, pacedParts } from "./ai-sdk-faults.js";
+import { faultAsApiError, pacedParts } from "./ai-sdk-faults.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 
 /** Options of a mock model served to `ai@5`, which speaks specification v2. */
@@ -127,7 +127,6 @@ function model<TVersion extends string, TFinish, TUsage>(
     supportedUrls: {},
     async doGenerate(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
       const resolved = await reply(responder, options, false);
-      await paceAnswer(resolved, resolved.text.length + JSON.stringify(resolved.toolCalls).length);
       return { content: content(resolved), finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage), warnings: [] };
     },
     async doStream(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {

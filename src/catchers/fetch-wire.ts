@@ -59,7 +59,14 @@ function register(answer: LlmAnswer): void {
     if (codec === undefined && !PROVIDER_ORIGINS.has(parsed.origin) && !listed) return undefined;
     const context = currentTurnContext();
     const scripted = context !== undefined && (context.pipeline.responder !== undefined || context.pipeline.upstream !== undefined);
-    if (scripted || state.run !== undefined) return (request) => answer.answer(request);
+    if (scripted || state.run !== undefined)
+      return async (request) => {
+        const response = await answer.answer(request);
+        // An injected network error: `fetch` rejects, as when the connection fails.
+        if (response.type === "error")
+          throw new TypeError("fetch failed", { cause: new Error("the connection failed (an injected network_error)") });
+        return response;
+      };
     if (codec === undefined) return undefined;
     // Under msw 3 the user's handlers answer below this layer: what they let through is refused at the socket.
     if (mswInterceptsSockets()) return undefined;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { holdWireMock } from "../pipeline/http-catching.js";
 import type { AddressInfo } from "node:net";
 import { message } from "../base/errors.js";
-import { type WireReply, type WireRequest, wireAnswerOf } from "../wire/wire-http.js";
+import { type WireReply, type WireRequest, WireNetworkError, wireAnswerOf } from "../wire/wire-http.js";
 
 /** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */
 export interface LoopbackServer {
@@ -69,8 +69,9 @@ async function respond(
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) outgoing.write(chunk.value);
     outgoing.end();
   } catch (error) {
-    // A body that broke after its headers went out (a dropped stream, on purpose or not) drops the connection.
-    if (outgoing.headersSent) {
+    // A body that broke after its headers went out (a dropped stream, on purpose or not) drops the connection,
+    // and so does a connection failing before any answer.
+    if (outgoing.headersSent || error instanceof WireNetworkError) {
       outgoing.destroy();
       return;
     }

@@ -13,7 +13,7 @@ import { errorReply, modelReply } from "../wire/http-replies.js";
 import { faultReply, pacedReply } from "../wire/fault-replies.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 import { paceOf } from "../faults/paced-body.js";
-import { toResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
+import { toResponse, WireNetworkError, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
 import { rawReplyOf, UpstreamError } from "../wire/upstream.js";
@@ -111,7 +111,14 @@ function answering(options: LlmAnswerOptions, agentProcess: AgentProcessOptions 
     calls,
     responder,
     codecFor,
-    answer: withWireAnswer(async (request: Request) => toResponse(await answerWire(request)), answerWire),
+    answer: withWireAnswer(async (request: Request) => {
+      try {
+        return toResponse(await answerWire(request));
+      } catch (error) {
+        if (error instanceof WireNetworkError) return Response.error();
+        throw error;
+      }
+    }, answerWire),
     answerWire,
   };
 
@@ -278,8 +285,9 @@ async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () =>
     boundMemory(exchange.memory);
   }
   const pace = paceOf(answered);
-  if (pace === undefined) return modelReply(codec, answered, decoded, id);
-  return pacedReply(modelReply(codec, answered, decoded, id), pace, decoded.stream ? codec.encodeStream(answered, decoded, id) : undefined);
+  const encoded = modelReply(codec, answered, decoded, id);
+  if (pace === undefined || !decoded.stream) return encoded;
+  return pacedReply(encoded, pace, codec.encodeStream(answered, decoded, id), answered.usage.outputTokens);
 }
 
 function isResponder(value: unknown): value is Responder {

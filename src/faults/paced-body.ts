@@ -16,14 +16,19 @@ export function paceOf(answer: unknown): FiredFault | undefined {
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How long the tokens of an answer take at a `slow` fault's `tokensPerSecond` (0 without a pace). */
+export function tokensMs(fired: FiredFault, outputTokens: number): number {
+  const { tokensPerSecond } = fired.fault;
+  return tokensPerSecond ? (outputTokens / tokensPerSecond) * 1000 : 0;
+}
+
 /**
- * A body sent in `pieces` the way a fault says: the first after `firstTokenMs`, each next one after as long
- * as its tokens (four characters each) take at `tokensPerSecond`; with `cutAfter`, the connection drops
- * (the stream errors) after that many pieces.
+ * A body sent in `pieces`, `intervalMs` apart (the first at once: its wait was before the headers); with
+ * `cutAfter`, the connection drops (the stream errors) after that many pieces.
  */
 export function pacedBody(
   pieces: readonly string[],
-  options: { readonly firstTokenMs?: number; readonly tokensPerSecond?: number; readonly cutAfter?: number; readonly cut?: Error },
+  options: { readonly intervalMs?: number; readonly cutAfter?: number; readonly cut?: Error },
 ): ReadableStream<Uint8Array> {
   let index = 0;
   return new ReadableStream<Uint8Array>({
@@ -36,16 +41,9 @@ export function pacedBody(
         controller.close();
         return;
       }
-      const piece = pieces[index] as string;
-      const wait =
-        index === 0
-          ? (options.firstTokenMs ?? 0)
-          : options.tokensPerSecond
-            ? (Math.ceil(piece.length / 4) / options.tokensPerSecond) * 1000
-            : 0;
-      if (wait > 0) await sleep(wait);
+      if (index > 0 && (options.intervalMs ?? 0) > 0) await sleep(options.intervalMs as number);
+      controller.enqueue(encoder.encode(pieces[index] as string));
       index += 1;
-      controller.enqueue(encoder.encode(piece));
     },
   });
 }

@@ -38,14 +38,21 @@ export function readVerdict(reply: string): { score: number; reason: string } | 
   if (json !== undefined) {
     try {
       const parsed = JSON.parse(json) as { score?: unknown; reason?: unknown };
-      if (typeof parsed.score === "number" && parsed.score >= 0 && parsed.score <= 1)
-        return { score: parsed.score, reason: typeof parsed.reason === "string" ? parsed.reason : "" };
+      const score = typeof parsed.score === "string" && parsed.score.trim() !== "" ? Number(parsed.score) : parsed.score;
+      if (typeof score === "number") {
+        const reason = typeof parsed.reason === "string" ? parsed.reason : "";
+        if (score >= 0 && score <= 1) return { score, reason };
+        return { score: 0, reason: `the judging model's score ${score} is not between 0 and 1${reason ? `: ${reason}` : ""}` };
+      }
     } catch {
       // Not JSON after all: try the plain form.
     }
   }
-  const plain = /score\W{0,3}([01](?:\.\d+)?)/i.exec(reply);
-  return plain === null ? undefined : { score: Number(plain[1]), reason: reply.replace(plain[0], "").trim() };
+  const plain = /score\W{0,3}(\d+(?:\.\d+)?)(?![\d.])/i.exec(reply);
+  if (plain === null) return undefined;
+  const score = Number(plain[1]);
+  const rest = reply.replace(plain[0], "").trim();
+  return score <= 1 ? { score, reason: rest } : { score: 0, reason: `the judging model's score ${score} is not between 0 and 1` };
 }
 
 /**

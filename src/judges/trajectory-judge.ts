@@ -56,7 +56,8 @@ export function trajectoryJudge(expected: readonly ExpectedCall[], options: Traj
         `${step.tool}: ${credit === 1 ? "called as expected" : `${fits(step, pick.call.input) ? "" : "other arguments, "}${ordered ? "" : "out of order, "}`.replace(/, $/, "")} (${credit})`,
       );
     }
-    const base = expected.length === 0 ? (calls.length === 0 ? 1 : 0) : total / expected.length;
+    // Nothing expected: full marks, unless extra calls are penalized and some were made.
+    const base = expected.length === 0 ? (options.extra === "penalize" && calls.length > 0 ? 0 : 1) : total / expected.length;
     const extra = calls.length - used.size;
     const score = options.extra === "penalize" && extra > 0 ? base * (expected.length / (expected.length + extra)) : base;
     if (options.extra === "penalize" && extra > 0) lines.push(`${extra} call${extra === 1 ? "" : "s"} beyond the expected ones`);

@@ -12,6 +12,8 @@ export interface DecodedRequest {
   readonly stream: boolean;
   /** OpenAI Chat: whether the client asked for the final usage chunk (`stream_options.include_usage`). */
   readonly includeUsage: boolean;
+  /** Gemini's `streamGenerateContent` without `alt=sse`: the stream is one JSON array of its chunks. */
+  readonly jsonArrayStream?: boolean;
   readonly view: MockModelRequest;
   /** The request body as sent, for the fields a real response echoes (`tools`, `instructions`, ...). */
   readonly body: Readonly<Record<string, unknown>>;

@@ -1,9 +1,9 @@
 import { faultStatus, type InjectedFault, retryAfterOf } from "../faults/fault-error.js";
-import { pacedBody } from "../faults/paced-body.js";
+import { pacedBody, tokensMs } from "../faults/paced-body.js";
 import type { FiredFault } from "../faults/types.js";
 import type { ResolvedReply } from "../model/types.js";
 import type { DecodedRequest, WireCodec } from "./codec.js";
-import type { WireReply } from "./wire-http.js";
+import { WireNetworkError, type WireReply } from "./wire-http.js";
 
 /** What a faulty reply carries, so the client gets something of the right shape before it breaks. */
 const PARTIAL: ResolvedReply = {
@@ -29,6 +29,7 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
     }
     return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message, undefined, status)) };
   }
+  if (kind === "network_error") throw new WireNetworkError(injected.message);
   const cut = new Error(`the connection dropped: ${injected.message}`);
   if (!decoded.stream) {
     const json = JSON.stringify(codec.encodeJson(PARTIAL, decoded, id));
@@ -42,17 +43,21 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
   const headers = { ...codec.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
   const after = Math.min(fired.fault.afterEvents ?? 2, events.length - 1);
   if (kind === "malformed") {
-    const broken = events[after] ?? "";
-    const pieces = [...events.slice(0, after), `${broken.slice(0, Math.ceil(broken.length / 2)).trimEnd()}\n\n`];
+    // The event cut in half is one the client must parse (a content delta), not one it may skip (a ping).
+    const at = events.findIndex((event, index) => index >= after && event.includes("delta"));
+    const cutAt = at === -1 ? after : at;
+    const broken = events[cutAt] ?? "";
+    const pieces = [...events.slice(0, cutAt), `${broken.slice(0, Math.ceil(broken.length / 2)).trimEnd()}\n\n`];
     return { status: 200, headers, body: pieces.join("") };
   }
   return { status: 200, headers, body: pacedBody(events, { cutAfter: after, cut }) };
 }
 
-/** A reply a `slow` fault paces: its server-sent events (or its JSON) delivered at the fault's pace. */
-export function pacedReply(reply: WireReply, fired: FiredFault, events: readonly string[] | undefined): WireReply {
-  const { firstTokenMs, tokensPerSecond } = fired.fault;
-  const pieces = events ?? (typeof reply.body === "string" ? [reply.body] : undefined);
-  if (pieces === undefined) return reply;
-  return { ...reply, body: pacedBody(pieces, { firstTokenMs, tokensPerSecond }) };
+/**
+ * A streamed reply a `slow` fault paces: its events spread over the time its tokens take at the fault's
+ * `tokensPerSecond` (the time to first token was spent before the headers, in the chain).
+ */
+export function pacedReply(reply: WireReply, fired: FiredFault, events: readonly string[], outputTokens: number): WireReply {
+  const intervalMs = events.length > 1 ? tokensMs(fired, outputTokens) / (events.length - 1) : 0;
+  return intervalMs === 0 ? reply : { ...reply, body: pacedBody(events, { intervalMs }) };
 }

@@ -11,9 +11,17 @@ export interface GeminiConversation {
 }
 
 /** The model and streaming a Gemini URL names: `.../models/{model}:generateContent` or `:streamGenerateContent`. */
-export function geminiTarget(url: URL | undefined): { readonly model: string | undefined; readonly stream: boolean } {
+export function geminiTarget(url: URL | undefined): {
+  readonly model: string | undefined;
+  readonly stream: boolean;
+  readonly sse: boolean;
+} {
   const match = url === undefined ? null : /\/(?:models|tunedModels)\/([^/:]+):(stream)?[gG]enerateContent$/.exec(url.pathname);
-  return { model: match?.[1] === undefined ? undefined : decodeURIComponent(match[1]), stream: match?.[2] !== undefined };
+  return {
+    model: match?.[1] === undefined ? undefined : decodeURIComponent(match[1]),
+    stream: match?.[2] !== undefined,
+    sse: url?.searchParams.get("alt") === "sse",
+  };
 }
 
 const text = (parts: readonly Json[]) =>
@@ -55,7 +63,7 @@ export function decodeGeminiConversation(raw: unknown): GeminiConversation {
   let serial = 0;
   for (const [i, item] of body.contents.entries()) {
     const content = asRecord(item, `contents[${i}]`);
-    if (!Array.isArray(content.parts))
+    if (!Array.isArray(content.parts) || content.parts.length === 0)
       throw new WireRequestError(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
     const parts = content.parts.map((part, j) => asRecord(part, `contents[${i}].parts[${j}]`));
     const calls = parts

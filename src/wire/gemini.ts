@@ -52,7 +52,14 @@ export const gemini: WireCodec = {
     const model = target.model ?? (raw as { model?: unknown } | null)?.model;
     if (typeof model !== "string") throw new WireRequestError("The model is named in the URL: .../models/{model}:generateContent.");
     const { messages, tools, toolResults } = decodeGeminiConversation(raw);
-    return { model, stream: target.stream, includeUsage: true, view: requestView(messages, tools, toolResults), body: raw as Json };
+    return {
+      model,
+      stream: target.stream,
+      ...(target.stream && !target.sse ? { jsonArrayStream: true } : {}),
+      includeUsage: true,
+      view: requestView(messages, tools, toolResults),
+      body: raw as Json,
+    };
   },
 
   encodeJson(reply, request, responseId) {
@@ -71,7 +78,9 @@ export const gemini: WireCodec = {
   },
 
   decodeReply(body, streamed) {
-    const chunks = streamed ? parseEvents(body) : [JSON.parse(body) as Json];
+    // A stream is server-sent events, or (without `alt=sse`) one JSON array of chunks.
+    const parsed = streamed ? undefined : (JSON.parse(body) as Json | Json[]);
+    const chunks = streamed ? parseEvents(body) : Array.isArray(parsed) ? parsed : [parsed as Json];
     let text = "";
     const toolCalls: ReplyToolCall[] = [];
     let usageMetadata: Json = {};

@@ -14,6 +14,10 @@ export function errorReply(codec: WireCodec, kind: WireErrorKind, message: strin
 /** The mock's reply as the provider sends it: its JSON, or its server-sent events (all at once) when the client streams. */
 export function modelReply(codec: WireCodec, reply: ResolvedReply, decoded: DecodedRequest, id: string): WireReply {
   if (!decoded.stream) return jsonReply(codec.encodeJson(reply, decoded, id), 200, codec.headers);
+  if (decoded.jsonArrayStream) {
+    const chunks = codec.encodeStream(reply, decoded, id).map((event) => event.replace(/^data: /, "").trim());
+    return { status: 200, headers: { ...codec.headers, "content-type": "application/json" }, body: `[${chunks.join(",\r\n")}]` };
+  }
   return {
     status: 200,
     headers: { ...codec.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },

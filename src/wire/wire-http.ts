@@ -22,6 +22,14 @@ export interface WireReply {
   readonly body: string | Uint8Array | ReadableStream<Uint8Array> | null;
 }
 
+/**
+ * The connection fails before any answer (an injected `network_error`): a `Response.error()` for `fetch`-style
+ * callers, a closed socket on the loopback server, a rejected `fetch` under the dispatcher.
+ */
+export class WireNetworkError extends Error {
+  override readonly name = "WireNetworkError";
+}
+
 /** The reply as a web `Response`, for MSW and for `answer()`'s callers. */
 export function toResponse(reply: WireReply): Response {
   return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });

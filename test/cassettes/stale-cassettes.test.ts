@@ -73,4 +73,14 @@ describe("cassettes that know they are stale", { timeout: 120_000 }, () => {
     // The check replayed: the cassette still holds what was first recorded.
     expect((await vitest()).output).not.toContain("was recorded for another request");
   });
+
+  test("a cassette that does not exist is named by the check, not recorded", async () => {
+    rmSync(join(project, "__cassettes__"), { recursive: true, force: true });
+    const checked = await check();
+    expect(checked.code).toBe(1);
+    expect(checked.output).toMatch(
+      /the-weather-recorded\.session-1\.json\n {2}the whole cassette:\n {4}- \(never recorded: the file does not exist\)/,
+    );
+    expect(existsSync(join(project, "__cassettes__"))).toBe(false);
+  });
 });

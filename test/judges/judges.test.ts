@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import { answerJudge, createSession, type Judge, modelJudge, trajectoryJudge, trials } from "tooltrace";
+import { readVerdict } from "../../src/judges/model-judge.js";
 
 /** An agent on the OpenAI SDK with two tools, its model scripted by the session. */
 function weatherSession(llm: Parameters<typeof createSession>[0]["llm"]) {
@@ -111,5 +112,25 @@ describe("judges: scores between 0 and 1, thresholds, kept on the turn", () => {
     expect(scores.every((score) => score === 0.5 || score === 1)).toBe(true);
     expect(report.scores?.answer).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / 4);
     expect(report.summary()).toContain(`mean score answer ${(report.scores?.answer ?? 0).toFixed(2)}`);
+  });
+});
+
+describe("judges as the red team met them", () => {
+  test("a model's score out of range is no pass; a numeric string is read; a /g RegExp judges the same every time", () => {
+    expect(readVerdict('{"score": 10, "reason": "ten out of ten"}')).toEqual({
+      score: 0,
+      reason: "the judging model's score 10 is not between 0 and 1: ten out of ten",
+    });
+    expect(readVerdict('{"score": "0.8", "reason": "fine"}')).toEqual({ score: 0.8, reason: "fine" });
+    expect(readVerdict("Score: 7 of 10")?.score).toBe(0);
+    const judge = answerJudge({ includes: [/paris/gi] });
+    const subject = { answer: "Paris Paris" } as Parameters<typeof judge>[0];
+    expect([judge(subject), judge(subject), judge(subject)].map((result) => (result as { score: number }).score)).toEqual([1, 1, 1]);
+  });
+
+  test("trajectoryJudge with nothing expected: full marks, unless extra calls are penalized", async () => {
+    const turn = await weatherSession([{ toolCalls: [{ name: "get_weather", input: { city: "Oslo" } }] }]).send("go");
+    await expect(turn).toSatisfyJudge(trajectoryJudge([]));
+    await expect(turn).not.toSatisfyJudge(trajectoryJudge([], { extra: "penalize" }), { threshold: 0.5 });
   });
 });

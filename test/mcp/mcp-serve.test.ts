@@ -130,3 +130,71 @@ describe("mcpServer(): a session's stub rules served to an MCP client in the tes
     }
   });
 });
+
+describe("the MCP server as the red team met it", { timeout: 60_000 }, () => {
+  test("a body that is not JSON gets JSON-RPC's parse error, and the server stays up", async () => {
+    const mcp = await mcpServer({ tools: served.tools });
+    try {
+      const broken = await fetch(mcp.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+      const form = await fetch(mcp.url, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+      expect(form.status).toBe(400);
+      const client = new Client({ name: "after", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+      expect((await client.listTools()).tools).toHaveLength(2);
+      await client.close();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  test("one server, two sessions: each call belongs to the session whose turn runs", async () => {
+    const mcp = await mcpServer({ tools: served.tools });
+    try {
+      const agent = async () => {
+        const client = new Client({ name: "agent", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+        const result = await client.callTool({ name: "get_weather", arguments: { city: "Paris" } });
+        await client.close();
+        return JSON.stringify(result.structuredContent);
+      };
+      const first = createSession({
+        name: "first",
+        agent,
+        mcp,
+        stubs: [{ id: "one", tool: "get_weather", outcome: { response: { from: 1 } } }],
+      });
+      const second = createSession({
+        name: "second",
+        agent,
+        mcp,
+        stubs: [{ id: "two", tool: "get_weather", outcome: { response: { from: 2 } } }],
+      });
+      expect((await first.send("go")).text).toBe('{"from":1}');
+      expect((await second.send("go")).text).toBe('{"from":2}');
+      expect(first.toolCalls).toHaveLength(1);
+      expect(second.toolCalls).toHaveLength(1);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  test("tool definitions are checked when the server is made; an unknown tool gets the near name", async () => {
+    await expect(mcpServer({ tools: [{ name: "get weather" }] })).rejects.toThrow(/\/tools\/0\/name: each tool has a `name` of letters/);
+    const mcp = await mcpServer({ tools: served.tools });
+    try {
+      const agent = async () => {
+        const client = new Client({ name: "agent", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+        const outcome = await client.callTool({ name: "get_wether", arguments: {} }).catch((error: Error) => error.message);
+        await client.close();
+        return String(outcome);
+      };
+      const turn = await createSession({ agent, mcp }).send("go");
+      expect(turn.text).toMatch(/no tool "get_wether" on this server; did you mean "get_weather"\?/);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -87,6 +87,18 @@ describe("Gemini's generateContent, as @google/genai calls it", () => {
       expect(missing).toBeInstanceOf(ApiError);
       expect((missing as ApiError).status).toBe(404);
       expect((missing as ApiError).message).toContain("models/gemini-0 is not found for API version v1beta");
+      // Without alt=sse, streamGenerateContent answers one JSON array of chunks, as the REST API does.
+      const array = await fetch(`${server.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, {
+        method: "POST",
+        body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+      });
+      const chunks = (await array.json()) as { candidates: { content: { parts: { text?: string }[] } }[] }[];
+      expect(chunks.flatMap((chunk) => chunk.candidates[0]?.content.parts.map((part) => part.text ?? "") ?? []).join("")).toBe("hello");
+      const empty = await fetch(`${server.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+        method: "POST",
+        body: JSON.stringify({ contents: [{ role: "user", parts: [] }] }),
+      });
+      expect(empty.status).toBe(400);
       const bad = await fetch(`${server.url}/v1beta/models/gemini-2.5-flash:generateContent`, { method: "POST", body: "{}" });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({

@@ -1,6 +1,10 @@
 import { InjectedFault } from "../../faults/fault-error.js";
 import type { FaultPlan } from "../../faults/fault-plan.js";
-import { withPace } from "../../faults/paced-body.js";
+import { tokensMs, withPace } from "../../faults/paced-body.js";
+import type { ResolvedReply } from "../../model/types.js";
+import type { ModelCall } from "../../trace/types.js";
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 import type { Step } from "../types.js";
 
 /**
@@ -15,9 +19,20 @@ export function faultStep(plan: FaultPlan): Step {
     kinds: ["model"],
     run: (ctx, next) => {
       if (ctx.kind !== "model") return next();
+      // Calls of `ctx.callLLM` (a grader, a judge) are tooltrace's own, not the agent's: no fault meets them.
+      if ((ctx.record as ModelCall).provider === "tooltrace.callLLM") return next();
       const fired = plan.next();
       if (fired === undefined) return next();
-      if (fired.fault.fault === "slow") return ctx.transform(next(), (answer) => withPace(answer, fired));
+      if (fired.fault.fault === "slow") {
+        // The time to first token (and, for a whole JSON answer, its tokens) is spent here: the client waits for
+        // its headers, and the trace's duration holds it. A stream's tokens are paced on the wire.
+        const { streamed } = ctx.record as ModelCall;
+        return ctx.transform(next(), async (answer) => {
+          const tokens = (answer as ResolvedReply | undefined)?.usage?.outputTokens ?? 0;
+          await sleep((fired.fault.firstTokenMs ?? 0) + (streamed ? 0 : tokensMs(fired, tokens)));
+          return withPace(answer, fired);
+        });
+      }
       return ctx.fail(new InjectedFault(fired, "model call"), { kind: "fault", fault: fired.fault.fault, where: fired.where });
     },
   };
