@@ -50,6 +50,8 @@ export function adoptRecorded(parts: AdoptingParts, turn: TurnRecord, recorded: 
 /** A recorder that picked another rule or outcome than the session's rules pick did not run them: that fails the test. */
 function reselect({ rules, pipeline }: AdoptingParts, turn: TurnRecord, call: ToolCall): void {
   const answered = call.answeredBy;
+  // A rule's fault where the agent ran: the same rule's faults count it here too.
+  if (answered?.kind === "fault" && answered.where.startsWith("stub rule")) rules.select(call.qualifiedName, call.input);
   if (answered?.kind !== "stub") return;
   const selected = rules.select(call.qualifiedName, call.input);
   if (selected?.ruleId === answered.ruleId && selected.outcomeIndex === answered.outcomeIndex) return;

@@ -108,7 +108,11 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     // An agent in another process shows its tools only on the wire: rules may name any tool.
     const served = servedOf(options.mcp).flatMap((server) => server.toolNames);
     const knownTools = isWireAgent(options.agent) ? undefined : new Set([...tools.names.keys(), ...served]);
-    rules = createRuleSet(options.stubs, { ...(knownTools ? { knownTools } : {}), notStubbable: handoffsOf(tools) });
+    rules = createRuleSet(options.stubs, {
+      ...(knownTools ? { knownTools } : {}),
+      notStubbable: handoffsOf(tools),
+      seed: options.seed ?? 0,
+    });
   } catch (error) {
     tools.unbind();
     throw error;

@@ -1,3 +1,5 @@
+import { FaultPlan } from "../faults/fault-plan.js";
+import type { FiredFault } from "../faults/types.js";
 import { StubConfigError } from "../base/errors.js";
 import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
@@ -14,6 +16,8 @@ export interface StubSelection {
   /** Zero-based position in the rule's `outcomes` (0 for `outcome`). */
   readonly outcomeIndex: number;
   readonly outcome: ToolStubOutcome;
+  /** A fault of the rule's that fired on this call: instead of the outcome, or (`slow`) before it. */
+  readonly fault?: FiredFault;
 }
 
 interface CompiledRule extends NormalizedRule {
@@ -29,6 +33,8 @@ export interface RuleSetOptions {
   readonly knownTools?: ReadonlySet<string>;
   /** Known tools no stub may answer, each with what to do instead (an OpenAI Agents SDK handoff). */
   readonly notStubbable?: ReadonlyMap<string, string>;
+  /** The session's seed, for the rules' faults drawn by probability. */
+  readonly seed?: number;
 }
 
 /**
@@ -38,10 +44,15 @@ export interface RuleSetOptions {
 export class RuleSet {
   private readonly byTool = new Map<string, { readonly rules: CompiledRule[]; firstMatch: FirstMatch | undefined }>();
   private readonly positions = new Map<string, number>();
+  private readonly faultPlans = new Map<string, FaultPlan>();
   readonly ruleIds: readonly string[];
 
   /** @internal Built by {@link createRuleSet}, which validates and compiles the rules. */
-  constructor(rules: readonly CompiledRule[]) {
+  constructor(
+    rules: readonly CompiledRule[],
+    /** The session's seed, for faults drawn by probability. */
+    private readonly seed = 0,
+  ) {
     for (const rule of rules) {
       const entry = this.byTool.get(rule.qualifiedTool);
       if (entry) entry.rules.push(rule);
@@ -67,10 +78,27 @@ export class RuleSet {
     if (entry === undefined) return undefined;
     const rule = entry.rules[(entry.firstMatch as FirstMatch)(input)];
     if (rule === undefined) return undefined;
+    const fault = this.faultOf(rule);
+    // A fault answers instead of the outcome, which keeps its place for the retry (a slow one delays it).
+    if (fault !== undefined && fault.fault.fault !== "slow") {
+      if (!this.positions.has(rule.id)) this.positions.set(rule.id, 0);
+      return { ruleId: rule.id, outcomeIndex: -1, outcome: rule.outcomes[0] as ToolStubOutcome, fault };
+    }
     const position = this.positions.get(rule.id) ?? 0;
     const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
     this.positions.set(rule.id, position + 1);
-    return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome };
+    return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome, ...(fault ? { fault } : {}) };
+  }
+
+  /** Counts a call `rule` matched against its faults: the one that fires, if any. */
+  private faultOf(rule: CompiledRule): FiredFault | undefined {
+    if (rule.faults === undefined) return undefined;
+    let plan = this.faultPlans.get(rule.id);
+    if (plan === undefined) {
+      plan = new FaultPlan(rule.faults, `stub rule "${rule.id}" faults`, this.seed);
+      this.faultPlans.set(rule.id, plan);
+    }
+    return plan.next();
   }
 
   /** Why no rule of this tool matched `input` (the closest rule and its first failed constraint), if it has rules. */
@@ -123,7 +151,7 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
       );
     }
   });
-  return new RuleSet(compiled);
+  return new RuleSet(compiled, options.seed);
 }
 
 function checkToolName(

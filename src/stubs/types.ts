@@ -1,3 +1,4 @@
+import type { Fault } from "../faults/types.js";
 /** A JSON Schema type name accepted in a `match` constraint. */
 export type MatchJsonType = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";
 
@@ -66,6 +67,12 @@ export interface ToolStubBase {
   readonly tool: string;
   /** Input-property constraints. Omit it or use `{}` to match any input. */
   readonly match?: ToolStubMatch;
+  /**
+   * Faults on the calls this rule matches, before its outcomes (which keep their place for the retry): a
+   * tool's API failing as HTTP clients report it (`status` 429 with `retryAfter`, 5xx), a dropped connection,
+   * a malformed body, a slow answer. `calls` counts the calls this rule matched.
+   */
+  readonly faults?: readonly Fault[];
 }
 
 /**

@@ -1,8 +1,10 @@
 import { StubConfigError, type ConfigErrorLocation } from "../base/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
+import { faultListProblem } from "../faults/check-faults.js";
+import type { Fault } from "../faults/types.js";
 import { describe, isPlainObject, validateMatch } from "./validate-match.js";
 
-const RULE_FIELDS = new Set(["id", "tool", "match", "outcome", "outcomes"]);
+const RULE_FIELDS = new Set(["id", "tool", "match", "outcome", "outcomes", "faults"]);
 
 /** A rule after validation: outcomes always a non-empty array, the tool split into path and name. */
 export interface NormalizedRule {
@@ -14,6 +16,7 @@ export interface NormalizedRule {
   readonly outcomes: readonly ToolStubOutcome[];
   /** True when the rule used `outcome` (one entry that repeats). */
   readonly repeats: boolean;
+  readonly faults: readonly Fault[] | undefined;
 }
 
 /** Validates the shape of one rule (not its tool name, which needs the session's tools). */
@@ -37,7 +40,11 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
   }
   for (const key of Object.keys(rule)) {
     if (!RULE_FIELDS.has(key)) {
-      throw new StubConfigError(at(`/${key}`), `unknown field \`${key}\`.`, "a rule has only id, tool, match, and outcome or outcomes.");
+      throw new StubConfigError(
+        at(`/${key}`),
+        `unknown field \`${key}\`.`,
+        "a rule has only id, tool, match, outcome or outcomes, and faults.",
+      );
     }
   }
   const tool = rule.tool;
@@ -67,6 +74,9 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
     }
     outcomes = rule.outcomes.map((outcome, i) => validateOutcome(outcome, at(`/outcomes/${i}`)));
   }
+  const faults = rule.faults as readonly Fault[] | undefined;
+  const problem = faults === undefined ? undefined : faultListProblem(faults);
+  if (problem !== undefined) throw new StubConfigError(at(`/faults${problem.pointer}`), `${problem.problem}.`, problem.fix);
   return {
     id,
     index,
@@ -74,6 +84,7 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
     match: rule.match as ToolStubMatch | undefined,
     outcomes,
     repeats: hasOutcome,
+    faults,
   };
 }
 
