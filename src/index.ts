@@ -95,7 +95,7 @@ export { MiddlewareAbort } from "./middleware/turn-middleware.js";
 export { scrubber, type ScrubberOptions, type ScrubberResult } from "./middleware/scrubber.js";
 export { grader, type GraderOptions, type GraderResult } from "./middleware/grader.js";
 export type { HttpMock, HttpMockOutcome, HttpMockResponse, HttpMockNetworkError } from "./http-mocks/types.js";
-export type { Fault, FaultKind } from "./faults/types.js";
+export type { Fault, FaultKind, FiredFault } from "./faults/types.js";
 export { answerJudge, type AnswerJudgeOptions } from "./judges/answer-judge.js";
 export { trajectoryJudge, type ExpectedCall, type TrajectoryJudgeOptions } from "./judges/trajectory-judge.js";
 export { modelJudge, type ModelJudgeOptions } from "./judges/model-judge.js";

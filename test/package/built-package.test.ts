@@ -47,7 +47,8 @@ test("a project using the built plugin runs its agent evals", async () => {
     env: { ...process.env, CI: "1" },
   });
   expect(stdout).toMatch(/1 passed/);
-});
+  // A Vitest run of its own: a few seconds alone, more beside two other files' child processes.
+}, 60_000);
 
 test("a newcomer's first eval: found without an include pattern, typed without tsconfig `types`, no sourcemap warning", async () => {
   const project = join(import.meta.dirname, "../fixtures/newcomer-project");
