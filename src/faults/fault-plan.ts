@@ -38,6 +38,24 @@ export class FaultPlan {
   }
 }
 
+/** The fault plans of a set of owners (HTTP mocks, stub rules), each made at its owner's first call. */
+export class FaultPlans {
+  private readonly plans = new Map<string, FaultPlan>();
+
+  constructor(private readonly seed: number) {}
+
+  /** Counts a call owner `id` matched against its `faults`: the one that fires, if any. */
+  next(id: string, faults: readonly Fault[] | undefined, where: string): FiredFault | undefined {
+    if (faults === undefined) return undefined;
+    let plan = this.plans.get(id);
+    if (plan === undefined) {
+      plan = new FaultPlan(faults, where, this.seed);
+      this.plans.set(id, plan);
+    }
+    return plan.next();
+  }
+}
+
 /** A seed per fault: the session's seed and the fault's place, mixed so neighbours differ. */
 function mix(seed: number, index: number): number {
   return Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35);

@@ -1,5 +1,5 @@
 import { seededRandom } from "../base/seeded-random.js";
-import { FaultPlan } from "../faults/fault-plan.js";
+import { FaultPlans } from "../faults/fault-plan.js";
 import type { FiredFault } from "../faults/types.js";
 import { interpretFirstMatch } from "../stubs/match-interpreter.js";
 import type { HttpMockOutcome, HttpMockResponse, HttpRequestView } from "./types.js";
@@ -28,13 +28,15 @@ export interface HttpMockSelection {
  */
 export class HttpMockSet {
   private readonly used = new Map<string, number>();
-  private readonly faults = new Map<string, FaultPlan>();
+  private readonly faults: FaultPlans;
 
   constructor(
     private readonly mocks: readonly CompiledHttpMock[],
     private readonly reported: ReadonlySet<string>,
     private readonly seed = 0,
-  ) {}
+  ) {
+    this.faults = new FaultPlans(seed);
+  }
 
   get size(): number {
     return this.mocks.length;
@@ -49,7 +51,7 @@ export class HttpMockSet {
         interpretFirstMatch([candidate.program], request) === 0,
     );
     if (mock === undefined) return undefined;
-    const fault = this.faultOf(mock);
+    const fault = this.faults.next(mock.id, mock.faults, `HTTP mock "${mock.id}" faults`);
     if (fault !== undefined && fault.fault.fault !== "slow") {
       if (!this.used.has(mock.id)) this.used.set(mock.id, 0);
       return { mockId: mock.id, fault };
@@ -60,17 +62,6 @@ export class HttpMockSet {
     const outcome = mock.outcomes[outcomeIndex] as HttpMockOutcome;
     const delayMs = "networkError" in outcome ? 0 : delayOf(outcome.delayMs, this.seed, mock.id, count) + slowness(fault, outcome);
     return { mockId: mock.id, outcomeIndex, outcome, delayMs };
-  }
-
-  /** Counts a request `mock` matched against its faults: the one that fires, if any. */
-  private faultOf(mock: CompiledHttpMock): FiredFault | undefined {
-    if (mock.faults === undefined) return undefined;
-    let plan = this.faults.get(mock.id);
-    if (plan === undefined) {
-      plan = new FaultPlan(mock.faults, `HTTP mock "${mock.id}" faults`, this.seed);
-      this.faults.set(mock.id, plan);
-    }
-    return plan.next();
   }
 
   unusedIds(): string[] {

@@ -1,4 +1,4 @@
-import { FaultPlan } from "../faults/fault-plan.js";
+import { FaultPlans } from "../faults/fault-plan.js";
 import type { FiredFault } from "../faults/types.js";
 import { StubConfigError } from "../base/errors.js";
 import { compileMatch } from "./compile-match.js";
@@ -44,15 +44,16 @@ export interface RuleSetOptions {
 export class RuleSet {
   private readonly byTool = new Map<string, { readonly rules: CompiledRule[]; firstMatch: FirstMatch | undefined }>();
   private readonly positions = new Map<string, number>();
-  private readonly faultPlans = new Map<string, FaultPlan>();
+  private readonly faults: FaultPlans;
   readonly ruleIds: readonly string[];
 
   /** @internal Built by {@link createRuleSet}, which validates and compiles the rules. */
   constructor(
     rules: readonly CompiledRule[],
     /** The session's seed, for faults drawn by probability. */
-    private readonly seed = 0,
+    seed = 0,
   ) {
+    this.faults = new FaultPlans(seed);
     for (const rule of rules) {
       const entry = this.byTool.get(rule.qualifiedTool);
       if (entry) entry.rules.push(rule);
@@ -78,7 +79,7 @@ export class RuleSet {
     if (entry === undefined) return undefined;
     const rule = entry.rules[(entry.firstMatch as FirstMatch)(input)];
     if (rule === undefined) return undefined;
-    const fault = this.faultOf(rule);
+    const fault = this.faults.next(rule.id, rule.faults, `stub rule "${rule.id}" faults`);
     // A fault answers instead of the outcome, which keeps its place for the retry (a slow one delays it).
     if (fault !== undefined && fault.fault.fault !== "slow") {
       if (!this.positions.has(rule.id)) this.positions.set(rule.id, 0);
@@ -88,17 +89,6 @@ export class RuleSet {
     const outcomeIndex = Math.min(position, rule.outcomes.length - 1);
     this.positions.set(rule.id, position + 1);
     return { ruleId: rule.id, outcomeIndex, outcome: rule.outcomes[outcomeIndex] as ToolStubOutcome, ...(fault ? { fault } : {}) };
-  }
-
-  /** Counts a call `rule` matched against its faults: the one that fires, if any. */
-  private faultOf(rule: CompiledRule): FiredFault | undefined {
-    if (rule.faults === undefined) return undefined;
-    let plan = this.faultPlans.get(rule.id);
-    if (plan === undefined) {
-      plan = new FaultPlan(rule.faults, `stub rule "${rule.id}" faults`, this.seed);
-      this.faultPlans.set(rule.id, plan);
-    }
-    return plan.next();
   }
 
   /** Why no rule of this tool matched `input` (the closest rule and its first failed constraint), if it has rules. */
