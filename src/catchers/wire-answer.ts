@@ -13,7 +13,7 @@ import { errorReply, modelReply } from "../wire/http-replies.js";
 import { faultReply, pacedReply } from "../wire/fault-replies.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 import { paceOf } from "../faults/paced-body.js";
-import { toResponse, WireNetworkError, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
+import { answerAsResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
 import { rawReplyOf, UpstreamError } from "../wire/upstream.js";
@@ -111,14 +111,7 @@ function answering(options: LlmAnswerOptions, agentProcess: AgentProcessOptions 
     calls,
     responder,
     codecFor,
-    answer: withWireAnswer(async (request: Request) => {
-      try {
-        return toResponse(await answerWire(request));
-      } catch (error) {
-        if (error instanceof WireNetworkError) return Response.error();
-        throw error;
-      }
-    }, answerWire),
+    answer: withWireAnswer((request: Request) => answerAsResponse(answerWire(request)), answerWire),
     answerWire,
   };
 

@@ -35,6 +35,16 @@ export function toResponse(reply: WireReply): Response {
   return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
 }
 
+/** The reply as a `Response`, or `Response.error()` for a connection failing before any answer. */
+export async function answerAsResponse(reply: Promise<WireReply>): Promise<Response> {
+  try {
+    return toResponse(await reply);
+  } catch (error) {
+    if (error instanceof WireNetworkError) return Response.error();
+    throw error;
+  }
+}
+
 const WIRE_ANSWER = Symbol.for("tooltrace.wireAnswer");
 
 /** Marks a fetch-style handler with the same answer before it is a `Response` (see {@link wireAnswerOf}). */
