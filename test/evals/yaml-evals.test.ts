@@ -179,7 +179,8 @@ faults:
     expect(many.output).toMatch(/many\.eval\.yaml:8:\d+, case "other" at \/input\/query: the user message is `input\.query`, a string\./);
     expect(many.output).toMatch(/many\.eval\.yaml:9:15, case "other" at \/thresholds\/max_cost: tooltrace knows no prices/);
     expect(many.output).toMatch(/❯ .*many\.eval\.yaml:4:3/);
-  });
+    // Seven Vitest runs one after another: under two other files' child processes they take over a minute.
+  }, 180_000);
 
   test("a regex response mock runs in linear time: a crafted prompt against `(a+)+$` cannot block the worker", async () => {
     // On V8's engine this prompt kept the worker busy past 60 s, and the test's timeout could not stop it.
