@@ -24,7 +24,8 @@ async function run(snapshots: string, env: Record<string, string>, ...args: stri
   return result;
 }
 
-describe("toMatchTraceSnapshot on Vitest's snapshot state", { timeout: 60_000 }, () => {
+// Each test runs Vitest several times in a row: beside two other files' child processes, over a minute.
+describe("toMatchTraceSnapshot on Vitest's snapshot state", { timeout: 180_000 }, () => {
   test("written once, stable on rerun, a structural diff on change, -u updates, obsolete ones reported", async () => {
     const snapshots = mkdtempSync(join(tmpdir(), "tooltrace-snapshots-"));
     const file = join(snapshots, "flights.trace-spec.ts.snap");
