@@ -26,7 +26,8 @@ describe("cassettes that know they are stale", { timeout: 120_000 }, () => {
     const recorded = await vitest({ TOOLTRACE_CASSETTE: "record" });
     expect(recorded.code, recorded.output).toBe(0);
     expect(existsSync(join(project, "__cassettes__/weather.agent-spec.ts"))).toBe(true);
-  });
+    // A Vitest run of its own: seconds alone, more beside two other files' child processes.
+  }, 120_000);
   afterAll(() => rmSync(join(project, "__cassettes__"), { recursive: true, force: true }));
 
   test("replayed for the code that recorded it: nothing to say", async () => {
