@@ -277,7 +277,8 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     const next = createSession({ tools: { t: async () => 1 }, agent: () => "", cassette: { mode: "record", path } });
     next.close();
     expect(readdirSync(dirname(path))).toEqual([basename(path)]);
-  });
+    // A child process that records 10,000 calls: a second alone, more under load.
+  }, 60_000);
 
   test("a request that failed on the network is recorded as that failure and replays as one", async () => {
     const closed = await fakeUpstream();
