@@ -15,6 +15,10 @@ export default defineConfig({
     typecheck: { enabled: false },
     // Most files wait on child processes (Vitest runs, CLI agents, a browser): more files than cores at once.
     maxWorkers: Math.max(availableParallelism(), 3),
+    // Beside two other files' child processes a test that starts one takes several times as long as alone: the
+    // defaults (5 s, hooks 10 s) are for a quiet machine. A test that must fail fast says so itself.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // The run's own temporary folder, removed when it ends.
     globalSetup: ["./test/setup/temp-folder.ts"],
   },
