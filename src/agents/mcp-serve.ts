@@ -55,7 +55,7 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
     void (async () => {
       let body: unknown;
       try {
-        body = await bodyOf(incoming);
+        body = await jsonBodyOf(incoming);
       } catch (error) {
         // JSON-RPC's parse error: the request is refused, the server stays up.
         const text = JSON.stringify({
@@ -95,7 +95,7 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
 }
 
 /** A POST's JSON body; anything but JSON (a page's form post, a broken body) is refused. */
-function bodyOf(incoming: IncomingMessage): Promise<unknown> {
+export function jsonBodyOf(incoming: IncomingMessage): Promise<unknown> {
   if (incoming.method !== "POST") return Promise.resolve(undefined);
   if (!(incoming.headers["content-type"] ?? "").includes("application/json"))
     return Promise.reject(new Error("the body must be JSON (content-type: application/json)"));

@@ -13,7 +13,7 @@ import type { ServedMcp, Session } from "../session/types.js";
 import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
 import { checkMcpServeFile, type McpToolDefinition } from "./mcp-definitions.js";
 import { suggestName } from "../stubs/suggest.js";
-import { serveMcpHttp } from "./mcp-serve.js";
+import { jsonBodyOf, serveMcpHttp } from "./mcp-serve.js";
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -125,15 +125,11 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
 /** The loopback endpoint a stdio server started by an MCP host sends each call to (`TOOLTRACE_MCP_BRIDGE`). */
 async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.once("end", () => {
-      void (async () => {
-        const { tool, input } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { tool: string; input: unknown };
-        const answered: McpCallAnswer = await answer(tool, input);
-        outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
-      })().catch((error: unknown) => outgoing.writeHead(500).end(error instanceof Error ? error.message : String(error)));
-    });
+    void (async () => {
+      const { tool, input } = (await jsonBodyOf(incoming)) as { tool: string; input: unknown };
+      const answered: McpCallAnswer = await answer(tool, input);
+      outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
+    })().catch((error: unknown) => outgoing.writeHead(500).end(error instanceof Error ? error.message : String(error)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   server.unref();

@@ -1,11 +1,10 @@
 import type { APICallError } from "@ai-sdk/provider";
 import { lazyRequire } from "../base/lazy-require.js";
-import { faultStatus, type InjectedFault, retryAfterOf } from "../faults/fault-error.js";
-import { paceOf, tokensMs } from "../faults/paced-body.js";
+import { faultStatus, type InjectedFault, retryHeaders } from "../faults/fault-error.js";
+import { paceOf, pacedStream, tokensMs } from "../faults/paced-body.js";
 import type { ResolvedReply } from "../model/types.js";
 
 const provider = lazyRequire<{ APICallError: typeof APICallError }>("@ai-sdk/provider");
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * A fault as an AI SDK provider reports it, so `generateText`'s retries treat it as they treat a real one:
@@ -16,12 +15,7 @@ export function faultAsApiError(injected: InjectedFault, url: string): APICallEr
   const { fired } = injected;
   const kind = fired.fault.fault;
   const status = faultStatus(fired, 529);
-  const headers: Record<string, string> = {};
-  const retryAfter = retryAfterOf(fired);
-  if (retryAfter !== undefined) {
-    headers["retry-after"] = String(retryAfter);
-    headers["retry-after-ms"] = String(retryAfter * 1000);
-  }
+  const headers = retryHeaders(fired);
   const dropped = kind === "stream_cut" || kind === "network_error";
   return new (provider().APICallError)({
     message: dropped
@@ -41,16 +35,5 @@ export function faultAsApiError(injected: InjectedFault, url: string): APICallEr
 export function pacedParts<T>(answer: ResolvedReply, parts: readonly T[]): ReadableStream<T> {
   const pace = paceOf(answer);
   const intervalMs = pace !== undefined && parts.length > 1 ? tokensMs(pace, answer.usage.outputTokens) / (parts.length - 1) : 0;
-  let index = 0;
-  return new ReadableStream<T>({
-    async pull(controller) {
-      if (index >= parts.length) {
-        controller.close();
-        return;
-      }
-      if (index > 0 && intervalMs > 0) await sleep(intervalMs);
-      controller.enqueue(parts[index] as T);
-      index += 1;
-    },
-  });
+  return pacedStream(parts, { intervalMs });
 }

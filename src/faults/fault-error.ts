@@ -20,6 +20,12 @@ export function retryAfterOf(fired: FiredFault): number | undefined {
   return fired.fault.retryAfter ?? (fired.fault.fault === "rate_limit" ? 0 : undefined);
 }
 
+/** The headers a provider's client reads its wait from: `retry-after` (seconds) and `retry-after-ms`, if any. */
+export function retryHeaders(fired: FiredFault): Record<string, string> {
+  const retryAfter = retryAfterOf(fired);
+  return retryAfter === undefined ? {} : { "retry-after": String(retryAfter), "retry-after-ms": String(retryAfter * 1000) };
+}
+
 /** What the trace says of a fault: `rate_limit (429, Retry-After 0 s) injected by faults[0] on model call 1`. */
 export function describeFault(fired: FiredFault, on: string): string {
   const { fault } = fired;

@@ -23,27 +23,38 @@ export function tokensMs(fired: FiredFault, outputTokens: number): number {
 }
 
 /**
- * A body sent in `pieces`, `intervalMs` apart (the first at once: its wait was before the headers); with
- * `cutAfter`, the connection drops (the stream errors) after that many pieces.
+ * A stream of `items`, `intervalMs` apart (the first at once: its wait was before the headers); with
+ * `cutAfter`, the stream errors (the connection drops) after that many items.
  */
-export function pacedBody(
-  pieces: readonly string[],
+export function pacedStream<T>(
+  items: readonly T[],
   options: { readonly intervalMs?: number; readonly cutAfter?: number; readonly cut?: Error },
-): ReadableStream<Uint8Array> {
+): ReadableStream<T> {
   let index = 0;
-  return new ReadableStream<Uint8Array>({
+  return new ReadableStream<T>({
     async pull(controller) {
       if (options.cutAfter !== undefined && index >= options.cutAfter) {
         controller.error(options.cut ?? new Error("the connection dropped (an injected stream_cut)"));
         return;
       }
-      if (index >= pieces.length) {
+      if (index >= items.length) {
         controller.close();
         return;
       }
       if (index > 0 && (options.intervalMs ?? 0) > 0) await sleep(options.intervalMs as number);
-      controller.enqueue(encoder.encode(pieces[index] as string));
+      controller.enqueue(items[index] as T);
       index += 1;
     },
   });
+}
+
+/** A body sent in `pieces` of text, as {@link pacedStream} paces them. */
+export function pacedBody(
+  pieces: readonly string[],
+  options: { readonly intervalMs?: number; readonly cutAfter?: number; readonly cut?: Error },
+): ReadableStream<Uint8Array> {
+  return pacedStream(
+    pieces.map((piece) => encoder.encode(piece)),
+    options,
+  );
 }

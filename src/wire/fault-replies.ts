@@ -1,4 +1,4 @@
-import { faultStatus, type InjectedFault, retryAfterOf } from "../faults/fault-error.js";
+import { faultStatus, type InjectedFault, retryHeaders } from "../faults/fault-error.js";
 import { pacedBody, tokensMs } from "../faults/paced-body.js";
 import type { FiredFault } from "../faults/types.js";
 import type { ResolvedReply } from "../model/types.js";
@@ -21,12 +21,7 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
   const kind = fired.fault.fault;
   if (kind === "rate_limit" || kind === "server_error" || kind === "overloaded") {
     const status = faultStatus(fired, codec.overloadedStatus);
-    const headers: Record<string, string> = { ...codec.headers, "content-type": "application/json" };
-    const retryAfter = retryAfterOf(fired);
-    if (retryAfter !== undefined) {
-      headers["retry-after"] = String(retryAfter);
-      headers["retry-after-ms"] = String(retryAfter * 1000);
-    }
+    const headers = { ...codec.headers, "content-type": "application/json", ...retryHeaders(fired) };
     return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message, undefined, status)) };
   }
   if (kind === "network_error") throw new WireNetworkError(injected.message);
