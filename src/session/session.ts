@@ -14,6 +14,8 @@ import { TurnRunner } from "./turn-runner.js";
 import { SESSION_PIPELINE } from "./session-pipeline.js";
 import { rememberJudgeLlm } from "./judge-llm.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
+import type { TurnContext } from "../pipeline/caught.js";
+import type { Responder } from "../model/responder.js";
 import type { SendOptions, Session, SessionOptions, UnusedRulesPolicy } from "./types.js";
 
 /**
@@ -28,7 +30,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   private readonly parts: SessionParts;
   private readonly historyList: TMessage[];
   private readonly runner: TurnRunner<TMessage>;
-  private readonly askModel: (turnIndex: number, prompt: string) => Promise<string>;
+  private readonly asker: ModelAsker;
   private closed = false;
   /** Where the test first sent a message, formatted (`file:line:column`) only when a failure is reported. */
   private sentFrom: (() => string | undefined) | undefined;
@@ -45,8 +47,8 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.unusedRules = options.unusedRules;
     this.historyList = [...(options.history ?? [])];
     for (const server of servedOf(options.mcp)) server.use(this);
-    this.askModel = weakAsker(new WeakRef(this));
-    rememberJudgeLlm(this, (prompt) => this.askModel(this.turns.length - 1, prompt));
+    this.asker = { ask: (turnIndex, prompt) => this.callLLM(turnIndex, prompt) };
+    rememberJudgeLlm(this, (prompt) => this.asker.ask(this.turns.length - 1, prompt));
     const host: MiddlewareHost = {
       name: this.name,
       violation: (message, turnIndex) => this.parts.pipeline.report(message, this.parts.log.turns[turnIndex]),
@@ -102,7 +104,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       this.sentFrom = captureUserFrame();
     }
     return this.runner.send(message, options).then((turn) => {
-      rememberTurnAsker(turn, this.askModel);
+      rememberTurnAsker(turn, this.asker);
       return turn;
     });
   }
@@ -136,6 +138,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         log.violation(`the cassette ${cassette?.path ?? ""} was not written: ${reason}`, undefined);
       }
       this.closed = true;
+      this.asker.ask = closedAsker(this.name, this.parts.responder);
       pipeline.close();
       if (this.routeToken !== undefined)
         closeRoute(this.routeToken, `${this.parts.owner} is closed; a request on its route arrived after its test ended`);
@@ -170,24 +173,9 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   }
 
   /** One prompt to the session's model, with no tools, traced as a model call of turn `turnIndex` (`ctx.callLLM`). */
-  /** @internal */
-  async callLLM(turnIndex: number, prompt: string): Promise<string> {
-    const { responder } = this.parts;
-    if (responder === undefined) {
-      throw new TooltraceError(
-        `ctx.callLLM needs the session's model: create ${this.name} with \`llm\` (anything mockModel() accepts), e.g. createSession({ llm: (request) => "..." }).`,
-      );
-    }
-    if (typeof prompt !== "string") throw usageError("ctx.callLLM(prompt): `prompt` must be a string.");
+  private callLLM(turnIndex: number, prompt: string): Promise<string> {
     const running = this.runner.running;
-    const context = running?.turn.index === turnIndex ? running.context : undefined;
-    const request = requestView([{ role: "user", text: prompt }], [], []);
-    const reply = await catchModelCall(
-      responder,
-      { provider: "tooltrace.callLLM", model: "session-llm", streamed: false, request },
-      { context },
-    );
-    return reply.text;
+    return askModel(this.name, this.parts.responder, prompt, running?.turn.index === turnIndex ? running.context : undefined);
   }
 
   private routeTarget(): RouteTarget {
@@ -198,19 +186,37 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   }
 }
 
+/** How a judge asks a session's model; swapped at close for one that holds the model alone. */
+interface ModelAsker {
+  ask(turnIndex: number, prompt: string): Promise<string>;
+}
+
+/** One prompt to a session's model with no tools, traced on the turn `context` runs (none once the session closed). */
+async function askModel(name: string, responder: Responder | undefined, prompt: string, context: TurnContext | undefined) {
+  if (responder === undefined) {
+    throw new TooltraceError(
+      `ctx.callLLM needs the session's model: create ${name} with \`llm\` (anything mockModel() accepts), e.g. createSession({ llm: (request) => "..." }).`,
+    );
+  }
+  if (typeof prompt !== "string") throw usageError("ctx.callLLM(prompt): `prompt` must be a string.");
+  const request = requestView([{ role: "user", text: prompt }], [], []);
+  const reply = await catchModelCall(
+    responder,
+    { provider: "tooltrace.callLLM", model: "session-llm", streamed: false, request },
+    { context },
+  );
+  return reply.text;
+}
+
 /**
- * How a judge asks a session's model, holding the session weakly: a turn outlives its session in the test's
- * report, and must not keep the session alive (made outside the class, so it captures nothing else).
+ * The asker of a closed session: its model alone. A turn outlives its session in the test's report (judged
+ * after close, or kept for the reporters), and must not keep the session's trace, tools and history alive.
  */
-function weakAsker(ref: WeakRef<{ callLLM(turnIndex: number, prompt: string): Promise<string> }>) {
-  return (turnIndex: number, prompt: string): Promise<string> => {
-    const session = ref.deref();
-    if (session === undefined) return Promise.reject(new TooltraceError("the session of this turn is gone: judge it while its test runs."));
-    return session.callLLM(turnIndex, prompt);
-  };
+function closedAsker(name: string, responder: Responder | undefined): ModelAsker["ask"] {
+  return (_turnIndex, prompt) => askModel(name, responder, prompt, undefined);
 }
 
 /** The judge's way to the model of `turn`'s session, made here so the closure holds the asker and the turn only. */
-function rememberTurnAsker(turn: Turn, ask: (turnIndex: number, prompt: string) => Promise<string>): void {
-  rememberJudgeLlm(turn, (prompt) => ask(turn.index, prompt));
+function rememberTurnAsker(turn: Turn, asker: ModelAsker): void {
+  rememberJudgeLlm(turn, (prompt) => asker.ask(turn.index, prompt));
 }

@@ -90,6 +90,14 @@ describe("judges: scores between 0 and 1, thresholds, kept on the turn", () => {
     });
   });
 
+  test("a turn judged after its session closed still asks the session's model", async () => {
+    const session = weatherSession(["Sunny in Paris, 21 °C.", '{"score": 0.9, "reason": "after close"}']);
+    const turn = await session.send("Weather in Paris?");
+    session.close();
+    await expect(turn).toSatisfyJudge(modelJudge({ criteria: "It names the city." }), { threshold: 0.5 });
+    expect(turn.scores?.[0]?.reason).toBe("after close");
+  });
+
   test("a failing model judge shows its prompt; a judge without a model says what to give it", async () => {
     const turn = await weatherSession(["Cloudy.", "score: 0.2 it does not name the city"]).send("Weather in Paris?");
     await expect(expect(turn).toSatisfyJudge(modelJudge({ criteria: "It names the city." }), { threshold: 0.5 })).rejects.toThrow(

@@ -63,3 +63,29 @@ describe("sessions a test leaves open are freed once the plugin closes them afte
     expect(collected).toBeGreaterThanOrEqual(297);
   });
 });
+
+test("a turn kept after its session closed does not keep the session: 400 sessions in one job (100 KB of history each) leave under 20 KB each", async () => {
+  // No timer between the sessions: what a WeakRef would keep until the job ends stays kept (it did: 46 KB a test).
+  const kept: unknown[] = [];
+  const payload = "x".repeat(100_000);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 400; i++) {
+    // The agent's history lives in the session's agent, not in the turn: what a kept session would keep.
+    const tools = { fetch_page: async () => ({ status: 200 }) };
+    const history: string[] = [];
+    const session = createSession({
+      tools,
+      agent: async (message) => {
+        history.push(message, JSON.stringify({ i, payload }), JSON.stringify(await tools.fetch_page()));
+        return "read";
+      },
+    });
+    kept.push(await session.send("go"));
+    session.close();
+  }
+  gc();
+  const perSession = (process.memoryUsage().heapUsed - before) / 400;
+  expect(kept).toHaveLength(400);
+  expect(perSession).toBeLessThan(20_000);
+});
