@@ -31,6 +31,58 @@ async function runYaml(name: string, yaml: string, env: Record<string, string> =
   return vitest({ FIXTURE_ONLY: relative(project, file), ...env }, "--reporter=verbose");
 }
 
+/**
+ * The files each test expects refused while Vitest collects them, by name. Each run of Vitest costs seconds of
+ * CPU and a refusal none: they are collected in one run, and each test reads its file's own report.
+ */
+const REFUSED: Record<string, string> = {
+  "refused.eval.yaml": "name: r\ninput: { query: hi }\nfaults:\n  - { fault: timeout }\n",
+  "both.eval.yaml": "name: both\ninput: { query: hi }\nmocks:\n  tool_mocks:\n    - { tool: x, returns: 1, error: boom }\n",
+  "stub.eval.yaml":
+    "name: stub\ninput: { query: hi }\nstubs:\n  - { id: s, tool: x, match: { to: { lenght: 3 } }, outcome: { response: 1 } }\n",
+  "params.eval.yaml": "name: params\ninput: { query: hi }\nmocks: { tool_mocks: [ { tool: x, match_params: [Paris] } ] }\n",
+  "syntax.eval.yaml": "name: broken\ninput: [1,\n",
+  "cost.eval.yaml": "name: c\ninput: { query: hi }\nthresholds: { max_cost: 0.05 }\n",
+  "unknown.eval.yaml": "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n",
+  // Every fault at once, each at its key's line and column, and the code frame at the first.
+  "many.eval.yaml":
+    "name: many\ninput: { query: hi }\nmocks:\n  tool_mock: []\n  seed: one\n---\nname: other\ninput: { qury: hi }\nthresholds: { max_cost: 1 }\n",
+  "lookbehind.eval.yaml":
+    'name: lb\ninput: { query: hi }\nmocks: { response_mocks: [ { match_prompt: "(?<=a)b", regex: true, returns: x } ] }\n',
+  "bomb.eval.yaml": `name: bomb\ninput: { query: hi }\n${[
+    "a: &a [x,x,x,x,x,x,x,x,x,x]",
+    ...[1, 2, 3, 4, 5].map(
+      (i) =>
+        `l${i}: &l${i} [${Array(10)
+          .fill(i === 1 ? "*a" : `*l${i - 1}`)
+          .join(",")}]`,
+    ),
+  ].join("\n")}\n`,
+  "tag.eval.yaml": 'name: tag\ninput: { query: !!js/function "function () { return 1 }" }\n',
+  "big.eval.yaml": `name: big\ninput: { query: "${"x".repeat(1_100_000)}" }\n`,
+};
+let refusedRun: Promise<{ output: string; reports: Map<string, string> }> | undefined;
+
+/** One run of every refused file: the whole output, and each failed file's report (its FAIL line to the rule after it). */
+function refusedRunOnce(): Promise<{ output: string; reports: Map<string, string> }> {
+  refusedRun ??= (async () => {
+    for (const [name, yaml] of Object.entries(REFUSED)) writeFileSync(join(folder, name), yaml);
+    const names = Object.keys(REFUSED).map((name) => name.replace(".eval.yaml", ""));
+    const { output } = await vitest({ FIXTURE_ONLY: `${relative(project, folder)}/{${names.join(",")}}.eval.yaml` }, "--reporter=verbose");
+    const reports = new Map<string, string>();
+    for (const report of output.matchAll(/^ FAIL {2}\S+\/([\w.]+) [\s\S]*?(?=^⎯+\[\d+\/\d+\]⎯$)/gm))
+      reports.set(report[1] as string, reports.has(report[1] as string) ? "(reported twice)" : report[0]);
+    return { output, reports };
+  })();
+  return refusedRun;
+}
+
+/** The report of one refused file, as it reads in the shared run. */
+async function refused(name: string): Promise<{ output: string }> {
+  const { reports } = await refusedRunOnce();
+  return { output: reports.get(name) ?? `(${name} was not refused)` };
+}
+
 describe("YAML evals in evalview's schema", { timeout: 60_000 }, () => {
   test("the seed's flight-booking file runs unchanged with 3 variants; its branch report has the seed's shape", async () => {
     const { code, output } = await vitest({ TOOLTRACE_VARIANTS: "3", FIXTURE_ONLY: "flight-booking.eval.yaml" });
@@ -133,54 +185,44 @@ faults:
     expect(output).toMatch(/× .*rate limited always/);
     expect(output).toContain("rate_limit (429, Retry-After 0 s) injected by faults[0] on model call 3");
     expect(code).toBe(1);
-    const refused = await runYaml("refused.eval.yaml", "name: r\ninput: { query: hi }\nfaults:\n  - { fault: timeout }\n");
-    expect(refused.output).toMatch(/refused\.eval\.yaml:4:\d+, case "r" at \/faults\/0\/fault: unknown fault "timeout"\./);
-    expect(refused.output).toContain("Fix: use one of rate_limit, server_error, overloaded, malformed, stream_cut, network_error, slow.");
+    const refusal = await refused("refused.eval.yaml");
+    expect(refusal.output).toMatch(/refused\.eval\.yaml:4:\d+, case "r" at \/faults\/0\/fault: unknown fault "timeout"\./);
+    expect(refusal.output).toContain("Fix: use one of rate_limit, server_error, overloaded, malformed, stream_cut, network_error, slow.");
   });
 
   test("faults are reported while Vitest collects the file, with the file, the case and the JSON pointer", async () => {
-    const both = await runYaml(
-      "both.eval.yaml",
-      "name: both\ninput: { query: hi }\nmocks:\n  tool_mocks:\n    - { tool: x, returns: 1, error: boom }\n",
-    );
+    const both = await refused("both.eval.yaml");
     expect(both.output).toMatch(
       /YAML eval runs\/case-\w+\/both\.eval\.yaml:5:30, case "both" at \/mocks\/tool_mocks\/0\/error: a tool mock either `returns` or raises an `error`, not both\./,
     );
-    expect(both.output).toContain("Failed Suites 1");
-    const stub = await runYaml(
-      "stub.eval.yaml",
-      "name: stub\ninput: { query: hi }\nstubs:\n  - { id: s, tool: x, match: { to: { lenght: 3 } }, outcome: { response: 1 } }\n",
-    );
+    // Each file is a failed suite of its own, and nothing else failed.
+    const { output, reports } = await refusedRunOnce();
+    expect(output).toContain(`Failed Suites ${Object.keys(REFUSED).length}`);
+    expect([...reports.keys()].sort()).toEqual(Object.keys(REFUSED).sort());
+    const stub = await refused("stub.eval.yaml");
     expect(stub.output).toMatch(
       /stub\.eval\.yaml:4:\d+, case "stub" at \/stubs\/0\/match\/to\/lenght: unknown keyword `lenght` in a match constraint/,
     );
-    const params = await runYaml(
-      "params.eval.yaml",
-      "name: params\ninput: { query: hi }\nmocks: { tool_mocks: [ { tool: x, match_params: [Paris] } ] }\n",
-    );
+    const params = await refused("params.eval.yaml");
     expect(params.output).toContain(
       'case "params" at /mocks/tool_mocks/0/match_params: `match_params` is a mapping of parameter names to values.',
     );
-    const syntax = await runYaml("syntax.eval.yaml", "name: broken\ninput: [1,\n");
+    const syntax = await refused("syntax.eval.yaml");
     expect(syntax.output).toMatch(/syntax\.eval\.yaml: not valid YAML at line \d+, column \d+/);
-    const cost = await runYaml("cost.eval.yaml", "name: c\ninput: { query: hi }\nthresholds: { max_cost: 0.05 }\n");
+    const cost = await refused("cost.eval.yaml");
     expect(cost.output).toContain('case "c" at /thresholds/max_cost: tooltrace knows no prices, so it cannot check a cost.');
-    const unknown = await runYaml("unknown.eval.yaml", "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n");
+    const unknown = await refused("unknown.eval.yaml");
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
     expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
     // Every fault at once, each at its key's line and column, and the code frame at the first.
-    const many = await runYaml(
-      "many.eval.yaml",
-      "name: many\ninput: { query: hi }\nmocks:\n  tool_mock: []\n  seed: one\n---\nname: other\ninput: { qury: hi }\nthresholds: { max_cost: 1 }\n",
-    );
+    const many = await refused("many.eval.yaml");
     expect(many.output).toContain("many.eval.yaml: 4 faults, each where it is written:");
     expect(many.output).toMatch(/many\.eval\.yaml:4:3, case "many" at \/mocks\/tool_mock: unknown field `tool_mock`\./);
     expect(many.output).toMatch(/many\.eval\.yaml:5:3, case "many" at \/mocks\/seed: the seed is an integer; got "one"\./);
     expect(many.output).toMatch(/many\.eval\.yaml:8:\d+, case "other" at \/input\/query: the user message is `input\.query`, a string\./);
     expect(many.output).toMatch(/many\.eval\.yaml:9:15, case "other" at \/thresholds\/max_cost: tooltrace knows no prices/);
     expect(many.output).toMatch(/❯ .*many\.eval\.yaml:4:3/);
-    // Seven Vitest runs one after another: under two other files' child processes they take over a minute.
-  }, 180_000);
+  });
 
   test("a regex response mock runs in linear time: a crafted prompt against `(a+)+$` cannot block the worker", async () => {
     // On V8's engine this prompt kept the worker busy past 60 s, and the test's timeout could not stop it.
@@ -198,32 +240,22 @@ mocks:
     );
     expect(output).toContain("Tests  1 passed (1)");
     expect(code).toBe(0);
-    const lookbehind = await runYaml(
-      "lookbehind.eval.yaml",
-      'name: lb\ninput: { query: hi }\nmocks: { response_mocks: [ { match_prompt: "(?<=a)b", regex: true, returns: x } ] }\n',
-    );
+    const lookbehind = await refused("lookbehind.eval.yaml");
     expect(lookbehind.output).toMatch(/case "lb" at \/mocks\/response_mocks\/0\/match_prompt: "\(\?<=a\)b" uses the lookbehind/);
   });
 
   test("alias bombs, tags and oversized files are tooltrace errors naming the file and the line", async () => {
-    const levels = ["a: &a [x,x,x,x,x,x,x,x,x,x]"];
-    for (let i = 1; i < 6; i++)
-      levels.push(
-        `l${i}: &l${i} [${Array(10)
-          .fill(i === 1 ? "*a" : `*l${i - 1}`)
-          .join(",")}]`,
-      );
-    const bomb = await runYaml("bomb.eval.yaml", `name: bomb\ninput: { query: hi }\n${levels.join("\n")}\n`);
+    const bomb = await refused("bomb.eval.yaml");
     expect(bomb.output).toMatch(
       /bomb\.eval\.yaml: its aliases \(the first at line 4\) expand more than 100 times: refused as an alias bomb/,
     );
-    expect(bomb.output).not.toContain("Excessive alias count");
-    const tag = await runYaml("tag.eval.yaml", 'name: tag\ninput: { query: !!js/function "function () { return 1 }" }\n');
+    expect((await refusedRunOnce()).output).not.toContain("Excessive alias count");
+    const tag = await refused("tag.eval.yaml");
     expect(tag.output).toMatch(
       /tag\.eval\.yaml: a tag tooltrace does not resolve at line 2, column 17 \(tag:yaml\.org,2002:js\/function\)/,
     );
     expect(tag.output).toContain("Fix: remove the tag and write the value as plain YAML.");
-    const big = await runYaml("big.eval.yaml", `name: big\ninput: { query: "${"x".repeat(1_100_000)}" }\n`);
+    const big = await refused("big.eval.yaml");
     expect(big.output).toMatch(/big\.eval\.yaml: the file is 1\.1 MB; a YAML eval is read whole, up to 1 MB\./);
   });
 });
