@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { lazyRequire } from "../base/lazy-require.js";
 import { PREFIX, StubConfigError } from "../base/errors.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import type { ToolStub } from "../stubs/types.js";
+
+/** YAML, loaded only for a served file that is YAML (every test file imports this module through `tooltrace`). */
+const yaml = lazyRequire<{ parse(text: string): unknown }>("yaml");
 
 /** One tool an MCP server served by tooltrace lists: its name, description and input schema. */
 export interface McpToolDefinition {
@@ -70,7 +73,7 @@ export function readMcpServeFile(path: string): McpServed {
   const text = readFileSync(path, "utf8");
   let content: unknown;
   try {
-    content = /\.ya?ml$/i.test(path) ? parse(text) : JSON.parse(text);
+    content = /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text);
   } catch (error) {
     throw new StubConfigError({ pointer: "", what: `MCP server file ${path}` }, `it is not readable: ${(error as Error).message}`);
   }
