@@ -57,27 +57,8 @@ function notTheUsers(path: string): boolean {
  * `file:line:column`, or `undefined` when no frame is the user's.
  */
 export function captureUserFrame(): (() => string | undefined) | undefined {
-  const prepare = Error.prepareStackTrace;
-  const limit = Error.stackTraceLimit;
-  let picked: NodeJS.CallSite | undefined;
-  Error.stackTraceLimit = 50;
-  Error.prepareStackTrace = (_error, sites) => {
-    picked = sites.find((site) => {
-      const file = site.getFileName();
-      if (file === undefined || file === null || file.startsWith("node:")) return false;
-      return !notTheUsers(file.startsWith("file://") ? fileURLToPath(file) : file);
-    });
-    return "";
-  };
-  try {
-    const holder: { stack?: string } = {};
-    Error.captureStackTrace(holder);
-    void holder.stack;
-  } finally {
-    Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = limit;
-  }
-  const site = picked;
+  // The user's frame is almost always among the first few: capture few, and more only when it is not.
+  const site = userSiteWithin(8) ?? userSiteWithin(50);
   if (site === undefined) return undefined;
   let formatted: string | undefined;
   return () => {
@@ -87,6 +68,42 @@ export function captureUserFrame(): (() => string | undefined) | undefined {
     formatted = userCallSite(typeof stack === "string" ? stack : undefined);
     return formatted;
   };
+}
+
+const verdicts = new Map<string, boolean>();
+
+/** Whether a frame's file is the user's, remembered by the name V8 gives it (a test makes many sessions). */
+function usersFile(file: string): boolean {
+  let verdict = verdicts.get(file);
+  if (verdict === undefined) {
+    verdict = !file.startsWith("node:") && !notTheUsers(file.startsWith("file://") ? fileURLToPath(file) : file);
+    if (verdicts.size < 1000) verdicts.set(file, verdict);
+  }
+  return verdict;
+}
+
+/** The first of the `limit` innermost call sites here whose file is the user's. */
+function userSiteWithin(limit: number): NodeJS.CallSite | undefined {
+  const prepare = Error.prepareStackTrace;
+  const before = Error.stackTraceLimit;
+  let picked: NodeJS.CallSite | undefined;
+  Error.stackTraceLimit = limit;
+  Error.prepareStackTrace = (_error, sites) => {
+    picked = sites.find((site) => {
+      const file = site.getFileName();
+      return file !== undefined && file !== null && usersFile(file);
+    });
+    return "";
+  };
+  try {
+    const holder: { stack?: string } = {};
+    Error.captureStackTrace(holder, userSiteWithin);
+    void holder.stack;
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = before;
+  }
+  return picked;
 }
 
 /** The real path of `path`, or of its nearest folder that exists followed by the rest. */
