@@ -2,7 +2,8 @@
 // (rolldown), with source maps into src/; declaration files from tsc, with declaration maps. Dependencies
 // stay outside the bundle, so the heavy optional ones (ajv, re2js, regjsparser, msw) load only when used.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "rolldown";
@@ -46,8 +47,39 @@ const packages = [
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const external = (id) => builtins.has(id) || id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`));
 
+// What the build is made of: when dist/ was built from exactly these, building again would write the same files
+// (npm runs both `prepare` and `prepack` on `npm pack`; `npm install` builds, then `npm test` would again).
+const require = createRequire(import.meta.url);
+const inputs = createHash("sha256");
+for (const file of filesUnder([
+  "src",
+  "matchers",
+  "scripts/build.mjs",
+  "scripts/copy-declarations.mjs",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+]))
+  inputs
+    .update(`${file}\0`)
+    .update(readFileSync(join(root, file)))
+    .update("\0");
+for (const tool of ["rolldown", "typescript"]) inputs.update(`${tool}@${require(`${tool}/package.json`).version}\0`);
+const digest = inputs.digest("hex");
+const stamp = join(root, "node_modules", ".cache", "tooltrace-build", "inputs");
+const built = [...Object.keys(ENTRIES).map((name) => `${name}.js`), ...CJS_ENTRIES.map((name) => `${name}.cjs`)];
+if (
+  process.env.TOOLTRACE_REBUILD !== "1" &&
+  existsSync(stamp) &&
+  readFileSync(stamp, "utf8") === digest &&
+  built.every((file) => existsSync(join(root, "dist", file)))
+) {
+  console.log("[tooltrace] dist/ is already built from these sources (TOOLTRACE_REBUILD=1 builds it again)");
+  process.exit(0);
+}
+rmSync(stamp, { force: true });
 rmSync(join(root, "dist"), { recursive: true, force: true });
-execFileSync(process.execPath, [createRequire(import.meta.url).resolve("typescript/bin/tsc"), "-p", join(root, "tsconfig.json")], {
+execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(root, "tsconfig.json")], {
   stdio: "inherit",
 });
 execFileSync(process.execPath, [join(root, "scripts", "copy-declarations.mjs")], { stdio: "inherit" });
@@ -106,3 +138,28 @@ await build({
     codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "setup", test: SETUP_MODULES, priority: 3 }] },
   },
 });
+
+mkdirSync(join(stamp, ".."), { recursive: true });
+writeFileSync(stamp, digest);
+
+/** The files under `paths` (folders walked, files as they are), relative to the root, in a stable order. */
+function filesUnder(paths) {
+  return paths.flatMap((path) => {
+    const full = join(root, path);
+    if (!existsSync(full)) return [];
+    if (!readdirSyncSafe(full)) return [path];
+    return readdirSync(full, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(root.length + 1))
+      .sort();
+  });
+}
+
+function readdirSyncSafe(path) {
+  try {
+    readdirSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
