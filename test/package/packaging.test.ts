@@ -58,6 +58,10 @@ test.skipIf(!existsSync(join(root, ".git")) || !existsSync(join(root, "node_modu
     const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string; files: { path: string }[] }[];
     const files = (tarball?.files ?? []).map((file) => file.path);
     expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/vitest-setup.js", "dist/types/src/index.d.ts", "package.json"]));
+    // The build the pack ran is remembered: building again from the same sources (a git install's `prepare`
+    // before its pack, `npm test` after `npm install`) does nothing.
+    const again = await run(process.execPath, [join(checkout, "scripts", "build.mjs")], { cwd: checkout });
+    expect(again.stdout).toContain("dist/ is already built from these sources");
     // Packing built the package and installed nothing.
     expect(readdirSync(join(checkout, "test")).includes("compat") ? readdirSync(join(checkout, "test", "compat")) : []).toEqual([]);
 
