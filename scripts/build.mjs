@@ -30,9 +30,21 @@ export const ENTRIES = {
 };
 
 /** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */
-export const CJS_ENTRIES = ["index", "matchers", "jest", "ai-sdk", "msw", "wire", "agents-sdk", "cli", "server", "vitest-setup-core"];
+export const CJS_ENTRIES = [
+  "index",
+  "matchers",
+  "jest",
+  "ai-sdk",
+  "msw",
+  "wire",
+  "agents-sdk",
+  "cli",
+  "server",
+  "vitest-setup-core",
+  "vitest-llm-setup-core",
+];
 /** Built as CommonJS only: the Vitest setup file's core, which `vitest-setup.js` loads with `require` (faster than an ES module graph). */
-const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts" };
+const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts", "vitest-llm-setup-core": "src/vitest/llm-setup-core.ts" };
 
 /** What the Vitest setup file needs: one chunk, which every test file loads. */
 const SETUP_MODULES =
