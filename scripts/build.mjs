@@ -3,7 +3,7 @@
 // stay outside the bundle, so the heavy optional ones (ajv, re2js, regjsparser, msw) load only when used.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "rolldown";
@@ -60,7 +60,7 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `no
 const external = (id) => builtins.has(id) || id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`));
 
 // What the build is made of: when dist/ was built from exactly these, building again would write the same files
-// (npm runs both `prepare` and `prepack` on `npm pack`; `npm install` builds, then `npm test` would again).
+// (a git install runs `prepare`, then `prepack` for its pack; `npm install` builds, then `npm test` would again).
 const require = createRequire(import.meta.url);
 const inputs = createHash("sha256");
 for (const file of filesUnder([
@@ -159,19 +159,10 @@ function filesUnder(paths) {
   return paths.flatMap((path) => {
     const full = join(root, path);
     if (!existsSync(full)) return [];
-    if (!readdirSyncSafe(full)) return [path];
+    if (!statSync(full).isDirectory()) return [path];
     return readdirSync(full, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(root.length + 1))
       .sort();
   });
-}
-
-function readdirSyncSafe(path) {
-  try {
-    readdirSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
