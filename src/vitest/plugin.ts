@@ -11,6 +11,7 @@ import { lateCallReporter } from "./late-call-reporter.js";
 import { usageError } from "../base/errors.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
+import { cjsBridges } from "./cjs-bridges.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -18,6 +19,8 @@ export interface TooltraceVitePlugin {
   /** Before Vite's own plugins, so a YAML eval file is loaded as the module that declares its tests. */
   readonly enforce: "pre";
   load(id: string): string | undefined;
+  /** `tooltrace` and its other bridged entries, to their CommonJS build (see `cjs-bridges.ts`). */
+  resolveId(id: string): string | undefined;
   config(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[] } }): {
     test: {
       include: string[];
@@ -78,6 +81,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
   if (options.otel) checkOtelNode();
+  const bridges = runsFromBuild() ? cjsBridges(packageRoot()) : new Map<string, string>();
   const setupFiles = [runtimePath("setup"), ...(options.llm ? [runtimePath("llm-setup")] : [])];
   let vitest: WatchedVitest | undefined;
   let root = process.cwd();
@@ -87,6 +91,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   return {
     name: "tooltrace",
     enforce: "pre",
+    resolveId: (id) => (id.startsWith("tooltrace") ? bridges.get(id) : undefined),
     load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
     configureVitest: (context) => {
       vitest = context.vitest;
