@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
+import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { message } from "../base/errors.js";
 import { withPeer } from "../base/optional-peer.js";
@@ -51,6 +51,7 @@ export async function serveMcpStdio(tools: readonly McpToolDefinition[], answer:
 /** Serves streamable HTTP on 127.0.0.1 (`port` 0: any free one), one stateless server per request. */
 export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const { createServer } = await import("node:http");
   const http: HttpServer = createServer((incoming, outgoing) => {
     void (async () => {
       let body: unknown;

@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +123,8 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
 
 /** The loopback endpoint a stdio server started by an MCP host sends each call to (`TOOLTRACE_MCP_BRIDGE`). */
 async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; close(): Promise<void> }> {
+  // Loaded here: a test file that serves no MCP server never loads node:http.
+  const { createServer } = await import("node:http");
   const server = createServer((incoming, outgoing) => {
     void (async () => {
       const { tool, input } = (await jsonBodyOf(incoming)) as { tool: string; input: unknown };

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { lazyRequire } from "../base/lazy-require.js";
 import type { MockModelRequest } from "../model/types.js";
 
 /**
@@ -14,7 +14,9 @@ export interface ModelFingerprint {
   readonly tools: Readonly<Record<string, string>>;
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
+// Loaded with the first cassette: a test file that records or replays none never loads node:crypto.
+const crypto = lazyRequire<typeof import("node:crypto")>("node:crypto");
+const digest = (text: string) => crypto().createHash("sha256").update(text).digest("hex").slice(0, 12);
 
 /** JSON with object keys sorted, so the same schema always gives the same digest. */
 function stableJson(value: unknown): string {

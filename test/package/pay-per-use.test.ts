@@ -8,7 +8,7 @@ const run = promisify(execFile);
  * Every test file imports `tooltrace` in a fresh process (Vitest's forks): what its module graph loads at the
  * top, every file pays. A package is loaded when a feature is used (yaml for a YAML file, ajv for a schema).
  */
-test("importing tooltrace loads none of its dependencies: they load with the feature that needs them", async () => {
+test("importing tooltrace loads none of its dependencies, nor node:http or node:crypto: they load with the feature that needs them", async () => {
   // Each module the import resolves, ES modules through a resolve hook and CommonJS through require's cache.
   const hook = `export async function resolve(specifier, context, next) {
     const resolved = await next(specifier, context);
@@ -25,12 +25,14 @@ test("importing tooltrace loads none of its dependencies: they load with the fea
     const cjs = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.includes("/node_modules/"));
     const esm = (existsSync(process.env.LOADED_LOG) ? readFileSync(process.env.LOADED_LOG, "utf8") : "").split("\\n").filter(Boolean);
     rmSync(process.env.LOADED_LOG, { force: true });
-    console.log(JSON.stringify([...cjs, ...esm]));`;
+    const builtins = process.moduleLoadList.filter((name) => /^NativeModule (http|https|http2|crypto)$/.test(name));
+    console.log(JSON.stringify({ loaded: [...cjs, ...esm], builtins }));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, LOADED_LOG: log } });
+  const { loaded, builtins } = JSON.parse(stdout) as { loaded: string[]; builtins: string[] };
   const packages = new Set(
-    (JSON.parse(stdout) as string[])
-      .map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1])
-      .filter((name) => name !== "tooltrace"),
+    loaded.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1]).filter((name) => name !== "tooltrace"),
   );
   expect([...packages]).toEqual([]);
+  // Node's own modules a feature needs load with it too: node:http with an MCP server, node:crypto with a cassette.
+  expect(builtins).toEqual([]);
 });
