@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +44,20 @@ function project(): string {
     join(folder, "tests", "many.test.ts"),
     `import { expect, test } from "vitest";\nfor (let i = 0; i < ${TESTS}; i++) test(\`t\${i}\`, () => expect(i).toBe(i));\n`,
   );
+  // A test file's `import "tooltrace"`, timed in the worker after the plugin's setup: through the plugin (the
+  // CommonJS build the setup loaded) and the ES build imported by its path (what a test file loaded before).
+  const esm = join(modules, "tooltrace", "dist", "index.js");
+  for (const [target, specifier] of [
+    ["imports-bridged", "tooltrace"],
+    ["imports-esm", esm],
+  ] as const) {
+    mkdirSync(join(folder, target));
+    for (let i = 0; i < FILES; i++)
+      writeFileSync(
+        join(folder, target, `i${i}.test.ts`),
+        `import { expect, test } from "vitest";\ntest("i${i}", async () => {\n  const started = performance.now();\n  const { createSession } = await import(${JSON.stringify(specifier)});\n  console.log("IMPORT_MS", performance.now() - started);\n  expect(typeof createSession).toBe("function");\n});\n`,
+      );
+  }
   writeFileSync(join(folder, "empty-setup.mjs"), "export {};\n");
   for (const [index, plugin] of Object.values(CONFIGS).entries()) {
     const setup = plugin === "setup";
@@ -55,15 +69,45 @@ function project(): string {
   return folder;
 }
 
-function run(folder: string, config: Config, target: "files" | "tests"): number {
+type Target = "files" | "tests" | "imports-bridged" | "imports-esm";
+
+function run(folder: string, config: Config, target: Target): number {
+  return vitest(folder, config, target).ms;
+}
+
+function vitest(folder: string, config: Config, target: Target): { ms: number; output: string } {
   const index = Object.keys(CONFIGS).indexOf(config);
   const started = process.hrtime.bigint();
-  execFileSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", `c${index}.config.ts`, target], {
-    cwd: folder,
-    env: { ...process.env, CI: "1" },
-    encoding: "utf8",
-  });
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const ran = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", `c${index}.config.ts`, target],
+    {
+      cwd: folder,
+      env: { ...process.env, CI: "1" },
+      encoding: "utf8",
+    },
+  );
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  // Vitest prints a test's console output on stderr when not on a terminal.
+  const output = `${ran.stdout}${ran.stderr}`;
+  if (ran.status !== 0) throw new Error(`vitest ${target} with ${config} failed:\n${output.slice(-2000)}`);
+  return { ms, output };
+}
+
+/** Milliseconds each file's `import` took in the worker, every file of `rounds` runs of each target, alternating. */
+function importTimes(folder: string, rounds: number): { bridged: number[]; esm: number[] } {
+  const times = { bridged: [] as number[], esm: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const order: Target[] = round % 2 === 0 ? ["imports-bridged", "imports-esm"] : ["imports-esm", "imports-bridged"];
+    for (const target of order) {
+      const { output } = vitest(folder, "tooltrace() (hermetic)", target);
+      const found = [...output.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/IMPORT_MS (\d+(?:\.\d+)?)/g)].map((match) => Number(match[1]));
+      if (found.length !== FILES)
+        throw new Error(`${target}: ${found.length} of ${FILES} files printed their import time:\n${output.slice(-1500)}`);
+      (target === "imports-bridged" ? times.bridged : times.esm).push(...found);
+    }
+  }
+  return times;
 }
 
 export interface PerFileResult {
@@ -74,7 +118,13 @@ export interface PerFileResult {
   readonly perTest: readonly number[];
 }
 
-export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6)): Promise<PerFileResult[]> {
+export interface PerFileReport {
+  readonly results: readonly PerFileResult[];
+  /** `import "tooltrace"` in a test file under the plugin, and the ES build imported by path, in ms per file. */
+  readonly imports: { readonly bridged: readonly number[]; readonly esm: readonly number[] };
+}
+
+export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6)): Promise<PerFileReport> {
   const folder = project();
   try {
     const configs = Object.keys(CONFIGS) as Config[];
@@ -94,7 +144,7 @@ export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6))
       }
       results.push({ config, perFile: perFileCost, perTest: perTestCost });
     }
-    return results;
+    return { results, imports: importTimes(folder, Math.max(2, Math.ceil(rounds / 2))) };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -103,13 +153,15 @@ export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6))
 const spread = (values: readonly number[], unit: string, digits: number) =>
   `${median(values).toFixed(digits)} ${unit} (IQR ${quantile(values, 0.25).toFixed(digits)}–${quantile(values, 0.75).toFixed(digits)})`;
 
-export function reportPerFile(results: readonly PerFileResult[]): string {
+export function reportPerFile({ results, imports }: PerFileReport): string {
   return [
     `the plugin's cost over Vitest alone: ${FILES} files of one trivial test, and one file of ${TESTS} trivial tests, ABBA`,
     ...results.map(
       (result) => `  ${result.config.padEnd(28)} per file ${spread(result.perFile, "ms", 1)}; per test ${spread(result.perTest, "µs", 1)}`,
     ),
     "  aims: the default at most 10 ms per file and 20 µs per test; llm: true at most 30 ms per file",
+    `  a test file's import "tooltrace" in the worker: ${spread(imports.bridged, "ms", 1)} (the CommonJS build the setup loaded);`,
+    `    the ES build imported by its path: ${spread(imports.esm, "ms", 1)}`,
   ].join("\n");
 }
 
