@@ -1,4 +1,5 @@
 import { withoutOwnFrames } from "./call-site.js";
+import { hasBrand, stampBrands } from "./copy-brands.js";
 import { noWorkflowCommands } from "./excerpt.js";
 
 /** Every message tooltrace writes starts with this prefix. */
@@ -30,6 +31,13 @@ export interface ConfigErrorLocation {
 
 /** A stub rule or session option is invalid. Thrown by `createSession` before any call runs. */
 export class StubConfigError extends Error {
+  /** What `instanceof` reads in an error another copy of tooltrace threw (its ES and CommonJS builds). */
+  static readonly brand: string = "tooltrace.StubConfigError";
+  /** True for this class's instances, from either copy of tooltrace (see `brand`). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` names, a subclass too.
+    return hasBrand(this, value);
+  }
   override readonly name = "StubConfigError";
   readonly ruleId: string | undefined;
   readonly ruleIndex: number | undefined;
@@ -41,6 +49,7 @@ export class StubConfigError extends Error {
    */
   constructor(location: ConfigErrorLocation, problem: string, fix?: string, subject: "stubs" | "session" = "stubs") {
     super(subject === "session" ? message(`createSession: ${problem}`, fix) : message(`${where(location)}: ${problem}`, fix));
+    stampBrands(this, new.target);
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;
@@ -69,9 +78,17 @@ function where(location: ConfigErrorLocation): string {
 
 /** A call broke a session rule at run time: strict mode, the call limit, a scripted model running out. */
 export class TooltraceError extends Error {
+  /** What `instanceof` reads in an error another copy of tooltrace threw (its ES and CommonJS builds). */
+  static readonly brand: string = "tooltrace.TooltraceError";
+  /** True for this class's instances, from either copy of tooltrace (see `brand`). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` names, a subclass too.
+    return hasBrand(this, value);
+  }
   override readonly name: string = "TooltraceError";
   constructor(problem: string, fix?: string) {
     super(message(problem, fix));
+    stampBrands(this, new.target);
     this.stack = withoutOwnFrames(this.stack);
   }
 }

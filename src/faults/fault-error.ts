@@ -1,3 +1,4 @@
+import { hasBrand, stampBrands } from "../base/copy-brands.js";
 import type { FiredFault } from "./types.js";
 
 /** The status a fault answers with, for the error faults; 200 for those that break a success. */
@@ -46,12 +47,20 @@ export function describeFault(fired: FiredFault, on: string): string {
  * the client the fault in its own shape (the provider's error, a broken body, a dropped connection).
  */
 export class InjectedFault extends Error {
+  // A fault one copy of tooltrace injected may reach a model of another copy (see copy-brands.ts).
+  static readonly brand: string = "tooltrace.InjectedFault";
+  /** True for this class's instances, from either copy of tooltrace (see `brand`). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` names, a subclass too.
+    return hasBrand(this, value);
+  }
   override readonly name = "InjectedFault";
   constructor(
     readonly fired: FiredFault,
     on: string,
   ) {
     super(describeFault(fired, on));
+    stampBrands(this, new.target);
   }
 }
 

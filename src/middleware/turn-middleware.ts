@@ -15,6 +15,8 @@ export interface MiddlewareHost {
 
 /** Thrown by `ctx.abort(reason)`: the turn ends with it; not a middleware's fault. */
 export class MiddlewareAbort extends TooltraceError {
+  /** What `instanceof` reads in an abort another copy of tooltrace's classes made (its ES and CommonJS builds). */
+  static override readonly brand: string = "tooltrace.MiddlewareAbort";
   override readonly name = "MiddlewareAbort";
 }
 

@@ -62,3 +62,29 @@ test("a newcomer's first eval: found without an include pattern, typed without t
   expect(stdout).toMatch(/1 passed/);
   expect(`${stdout}${stderr}`).not.toMatch(/Sourcemap/);
 }, 60_000);
+
+// A Vitest worker runs both builds (the test's `tooltrace` and the setup are CommonJS; `tooltrace/msw`, `/ai-sdk`
+// and a YAML eval file's runner are ES modules): an error one threw is an instance of the other's class.
+test("instanceof holds across the ES and CommonJS builds for tooltrace's errors", async () => {
+  const script = `
+    import { createRequire } from "node:module";
+    const esm = await import("tooltrace");
+    const cjs = createRequire(import.meta.url)("tooltrace");
+    const refusal = (copy) => { try { copy.createSession({ agent: async () => "", stubs: [{ id: "x", tool: "t" }] }); } catch (error) { return error; } };
+    const fromCjs = refusal(cjs);
+    const fromEsm = refusal(esm);
+    const abort = new cjs.MiddlewareAbort("stop");
+    console.log(JSON.stringify({
+      separate: esm.StubConfigError !== cjs.StubConfigError,
+      refusals: [fromCjs instanceof esm.StubConfigError, fromEsm instanceof cjs.StubConfigError, fromCjs instanceof cjs.StubConfigError],
+      abort: [abort instanceof esm.MiddlewareAbort, abort instanceof esm.TooltraceError, abort instanceof esm.StubConfigError],
+      plain: [new Error("x") instanceof esm.TooltraceError, new esm.TooltraceError("x") instanceof cjs.MiddlewareAbort],
+    }));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  expect(JSON.parse(stdout)).toEqual({
+    separate: true,
+    refusals: [true, true, true],
+    abort: [true, true, false],
+    plain: [false, false],
+  });
+});
