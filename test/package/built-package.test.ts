@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
+import { cjsBridges } from "../../src/vitest/cjs-bridges.js";
 import { packageFile } from "../fixtures/versions.js";
 
 const run = promisify(execFile);
@@ -87,4 +88,11 @@ test("instanceof holds across the ES and CommonJS builds for tooltrace's errors"
     abort: [true, true, false],
     plain: [false, false],
   });
+});
+
+// scripts/build.mjs (VITEST_BRIDGES) and src/vitest/cjs-bridges.ts each keep the list: a bridge the plugin names
+// and the build did not write would silently leave that entry on the ES build.
+test("the build writes a bridge for every entry the plugin hands the CommonJS build", () => {
+  const bridges = cjsBridges(join(import.meta.dirname, "..", ".."));
+  expect([...bridges.keys()].sort()).toEqual(["tooltrace", "tooltrace/cli", "tooltrace/matchers", "tooltrace/server", "tooltrace/wire"]);
 });
