@@ -47,16 +47,23 @@ export function plainCopyOf(items: readonly unknown[], what: What): unknown[] {
   const counts = { nodes: 0, characters: 0, patterns: 0 };
   const copies: unknown[] = [];
   for (let index = 0; index < length; index++) {
-    const item = read(() => items[index], { ruleIndex: index, pointer: "", what });
-    const id = idOf(item);
     const path: string[] = [];
+    let id: string | undefined;
     const at = (): ConfigErrorLocation => ({
       ruleIndex: index,
       ...(id === undefined ? {} : { ruleId: id }),
       pointer: pointerOf(path),
       what,
     });
-    copies.push(copy(item, path, [], at, counts));
+    // One guard around the whole item: a getter or a trap that throws leaves `path` where it was reading.
+    try {
+      const item = items[index];
+      id = idOf(item);
+      copies.push(copy(item, path, [], at, counts));
+    } catch (error) {
+      if (error instanceof StubConfigError) throw error;
+      throw new StubConfigError(at(), `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
+    }
   }
   return copies;
 }
@@ -73,33 +80,25 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
     throw new StubConfigError(at(), "the value is cyclic: it contains itself.", "pass a copy without the cycle.");
   if (path.length > STUB_LIMITS.depth)
     throw new StubConfigError(at(), `nesting deeper than ${STUB_LIMITS.depth} levels.`, "flatten this value.");
-  const array = read(() => Array.isArray(value), at);
+  const array = Array.isArray(value);
   // A Date, a Map, an instance of a class: not JSON, kept as it is for the validation after to refuse by name.
-  const proto = array ? Array.prototype : read(() => Object.getPrototypeOf(value) as unknown, at);
+  const proto = array ? Array.prototype : (Object.getPrototypeOf(value) as unknown);
   if (!array && proto !== Object.prototype && proto !== null) return value;
   ancestors.push(value);
   let result: unknown;
   if (array) {
     const array = value as readonly unknown[];
     const items: unknown[] = [];
-    const length = read(() => array.length, at);
+    const length = array.length;
     for (let i = 0; i < length; i++) {
       path.push(String(i));
-      items.push(
-        copy(
-          read(() => array[i], at),
-          path,
-          ancestors,
-          at,
-          counts,
-        ),
-      );
+      items.push(copy(array[i], path, ancestors, at, counts));
       path.pop();
     }
     result = items;
   } else {
     const object: Record<string, unknown> = {};
-    for (const key of read(() => Object.keys(value), at)) {
+    for (const key of Object.keys(value)) {
       if (key.length > STUB_LIMITS.keyLength) {
         path.push(`${key.slice(0, 40)}…`);
         throw new StubConfigError(
@@ -116,7 +115,7 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
           "rename the property; it cannot be matched or returned.",
         );
       count(counts, key.length, at, path);
-      const item = read(() => (value as Record<string, unknown>)[key], at);
+      const item = (value as Record<string, unknown>)[key];
       if (key === "pattern" && typeof item === "string" && ++counts.patterns > STUB_LIMITS.patterns)
         throw new StubConfigError(
           at(),
@@ -143,17 +142,6 @@ function count(counts: Counts, characters: number, at: () => ConfigErrorLocation
   counts.characters += characters;
   if (counts.characters > STUB_LIMITS.characters)
     throw new StubConfigError(at(), `they hold more than about ${STUB_LIMITS.characters} characters.`, sizeFix(path));
-}
-
-/** Reads something of the user's input: a getter or a Proxy's trap that throws is a configuration error here. */
-function read<T>(get: () => T, location: ConfigErrorLocation | (() => ConfigErrorLocation)): T {
-  try {
-    return get();
-  } catch (error) {
-    // The location is worked out only when a read fails: the path is still the one being read.
-    const where = typeof location === "function" ? location() : location;
-    throw new StubConfigError(where, `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
-  }
 }
 
 /** The item's `id`, for messages about it, when it has a readable string one. */

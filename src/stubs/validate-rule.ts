@@ -1,4 +1,4 @@
-import { StubConfigError, type ConfigErrorLocation } from "../base/errors.js";
+import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
 import { faultListProblem } from "../faults/check-faults.js";
 import type { Fault } from "../faults/types.js";
@@ -133,22 +133,32 @@ function validateOutcome(outcome: unknown, location: ConfigErrorLocation): ToolS
 }
 
 function checkJson(value: unknown, location: ConfigErrorLocation): void {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return;
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return;
-    throw new StubConfigError(location, `${value} is not JSON.`, "use a finite number or a string.");
-  }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) checkJson(item, { ...location, pointer: `${location.pointer}/${i}` });
-    return;
-  }
-  if (isPlainObject(value)) {
-    for (const [key, item] of Object.entries(value)) checkJson(item, { ...location, pointer: `${location.pointer}/${key}` });
-    return;
-  }
+  const path: string[] = [];
+  const bad = firstNotJson(value, path);
+  if (bad === NONE) return;
+  // The pointer is worked out only for a value that is refused: most responses are checked and pass.
+  const at = { ...location, pointer: location.pointer + path.map((token) => `/${pointerToken(token)}`).join("") };
+  if (typeof bad === "number") throw new StubConfigError(at, `${bad} is not JSON.`, "use a finite number or a string.");
   throw new StubConfigError(
-    location,
-    `a response must be plain JSON, got ${describe(value)}.`,
+    at,
+    `a response must be plain JSON, got ${describe(bad)}.`,
     "convert it to JSON (dates to ISO strings, maps to objects).",
   );
+}
+
+const NONE = Symbol("none");
+
+/** The first value in `value` that is not JSON, with `path` left pointing at it; {@link NONE} when all of it is. */
+function firstNotJson(value: unknown, path: string[]): unknown {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return NONE;
+  if (typeof value === "number") return Number.isFinite(value) ? NONE : value;
+  const array = Array.isArray(value);
+  if (!array && !isPlainObject(value)) return value;
+  for (const key of Object.keys(value as object)) {
+    path.push(key);
+    const bad = firstNotJson((value as Record<string, unknown>)[key], path);
+    if (bad !== NONE) return bad;
+    path.pop();
+  }
+  return NONE;
 }

@@ -42,8 +42,12 @@ export interface RawReply {
 }
 
 const rawReplies = new WeakMap<ResolvedReply, RawReply>();
-/** URLs in messages lose their credentials and secret query parameters, as in a cassette. */
-const forMessages = new Redactor();
+/**
+ * URLs in messages lose their credentials and secret query parameters, as in a cassette. The redactor is made at
+ * the first message, so importing tooltrace does not read the environment.
+ */
+let forMessages: Redactor | undefined;
+const messageUrl = (url: string): string => (forMessages ??= new Redactor()).url(url);
 
 /** The upstream's own response for `reply`, if `reply` is exactly what it sent (nothing in the chain replaced it). */
 export function rawReplyOf(reply: ResolvedReply): RawReply | undefined {
@@ -102,7 +106,7 @@ export async function forwardToUpstream(
     response = await asOwnNetwork(() => fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) }));
   } catch (cause) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    throw new TooltraceError(`the upstream ${forMessages.url(url)} (createSession({ upstream })) could not be reached: ${reason}`);
+    throw new TooltraceError(`the upstream ${messageUrl(url)} (createSession({ upstream })) could not be reached: ${reason}`);
   }
   const contentType = response.headers.get("content-type") ?? "";
   const kept: Record<string, string> = {};
@@ -124,7 +128,7 @@ export async function forwardToUpstream(
     reply = codec.decodeReply(text, events);
   } catch (cause) {
     throw new TooltraceError(
-      `the upstream ${forMessages.url(url)} answered with a body tooltrace cannot read as ${codec.api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
+      `the upstream ${messageUrl(url)} answered with a body tooltrace cannot read as ${codec.api} (${cause instanceof Error ? cause.message : String(cause)}): ${text.slice(0, 200)}`,
     );
   }
   rawReplies.set(reply, { streamed: events, status: response.status, headers: kept, body: text });

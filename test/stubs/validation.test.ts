@@ -199,6 +199,16 @@ describe("clear errors for what newcomers write", () => {
     expect(error.message).toContain("at /outcome/response/secret: reading this property threw: vault locked.");
   });
 
+  test.each([
+    ["a Date deep in a sequence", { tasks: [{ due: new Date(0) }] }, "/outcomes/1/response/tasks/0/due", "got an object (Date)"],
+    ["NaN", { tasks: [], total: Number.NaN }, "/outcomes/1/response/total", "NaN is not JSON"],
+    ["a Map under a key with a slash", { "a/b": new Map() }, "/outcomes/1/response/a~1b", "got an object (Map)"],
+  ])("%s in a response is refused at its pointer, the others checked first", (_name, response, pointer, words) => {
+    const error = setupError([{ id: "r", tool: "list_tasks", outcomes: [{ response: { tasks: [] } }, { response }] }]);
+    expect(error.pointer).toBe(pointer);
+    expect(error.message).toContain(words);
+  });
+
   test('a missing value says undefined once (it said "undefined undefined")', () => {
     const error = setupError([{ id: "r", tool: undefined, outcome: { response: 1 } }]);
     expect(error.message).toContain("got undefined.");
