@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitedChildrenCpuMs } from "../child-cpu.js";
 import { formatMs, median, ratioWithSpread, withSpread } from "../stats.js";
 import { generateHeapSuite, generateSuite } from "./generate.js";
 import { generateVitestEvalsSuite } from "./generate-vitest-evals.js";
@@ -48,7 +49,11 @@ type Variant = "tooltrace" | "baseline" | "report" | "vitest-evals";
 /** Where the report variant writes `tooltrace-report/`. */
 const reportFolder = mkdtempSync(join(tmpdir(), "tooltrace-suite-report-"));
 
+/** Each run's CPU time (its whole process tree), beside its wall time: steadier on a shared machine. */
+const cpu: Record<Variant, number[]> = { tooltrace: [], baseline: [], report: [], "vitest-evals": [] };
+
 function run(variant: Variant): number {
+  const cpuBefore = waitedChildrenCpuMs();
   const started = process.hrtime.bigint();
   const suite = variant === "report" ? "tooltrace" : variant;
   const reporters = variant === "report" ? ["--reporter=default", "--reporter=tooltrace/reporter"] : [];
@@ -60,6 +65,8 @@ function run(variant: Variant): number {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!/Tests\s+\S*1000 passed/.test(output.replace(/\x1b\[[0-9;]*m/g, "")))
     throw new Error(`the ${variant} suite did not pass 1000 tests:\n${output.slice(-2000)}`);
+  const cpuAfter = waitedChildrenCpuMs();
+  if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[variant].push(cpuAfter - cpuBefore);
   return ms;
 }
 
@@ -68,6 +75,7 @@ run("tooltrace");
 run("baseline");
 run("report");
 run("vitest-evals");
+for (const list of Object.values(cpu)) list.length = 0;
 for (let round = 0; round < rounds; round++) {
   const order: readonly Variant[] =
     round % 2 === 0
@@ -85,6 +93,15 @@ console.log(
 console.log(`tooltrace against vitest-evals: ${ratioWithSpread(samples.tooltrace, samples["vitest-evals"])} (aim: at most 0.9x)`);
 console.log(`the tooltrace suite writing the trace viewer (tooltrace/reporter):  median ${withSpread(samples.report, formatMs)}`);
 console.log(`report writing: ${ratioWithSpread(samples.report, samples.tooltrace)} of the suite without it (aim: at most 1.03x)`);
+if (cpu.tooltrace.length > 0) {
+  console.log("CPU time of each run's processes (main and workers), the same runs:");
+  console.log(
+    `  tooltrace ${withSpread(cpu.tooltrace, formatMs)}, baseline ${withSpread(cpu.baseline, formatMs)}: ${ratioWithSpread(cpu.tooltrace, cpu.baseline)}`,
+  );
+  console.log(
+    `  vitest-evals ${withSpread(cpu["vitest-evals"], formatMs)}: tooltrace ${ratioWithSpread(cpu.tooltrace, cpu["vitest-evals"])} of it; the viewer's reporter ${ratioWithSpread(cpu.report, cpu.tooltrace)}`,
+  );
+}
 const heaps = {
   tooltrace: [heapGrowth("tooltrace"), heapGrowth("tooltrace"), heapGrowth("tooltrace")],
   baseline: [heapGrowth("baseline"), heapGrowth("baseline"), heapGrowth("baseline")],

@@ -11,8 +11,8 @@ export interface RedactionRules {
 
 /** A field or query parameter named like a secret, by the built-in names or the user's own. */
 export function secretField(rules: RedactionRules, name: string, where: "field" | "query"): boolean {
-  const lower = name.toLowerCase();
-  return isSecretName(name, where) || (where === "field" ? rules.fields : rules.query).has(lower);
+  const own = where === "field" ? rules.fields : rules.query;
+  return isSecretName(name, where) || (own.size > 0 && own.has(name.toLowerCase()));
 }
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;

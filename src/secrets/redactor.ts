@@ -147,14 +147,20 @@ export class Redactor {
     if (value === null || typeof value !== "object") return value;
     const done = memo.objects.get(value);
     if (done !== undefined) return done;
-    const redacted = Array.isArray(value)
-      ? value.map((item) => this.redactJson(item, rules, memo))
-      : Object.fromEntries(
-          Object.entries(value).map(([name, item]) => [
-            name,
-            secretField(rules, name, "field") && item !== null && item !== "" ? REDACTED : this.redactJson(item, rules, memo),
-          ]),
-        );
+    if (Array.isArray(value)) {
+      const redacted = value.map((item) => this.redactJson(item, rules, memo));
+      memo.objects.set(value, redacted);
+      return redacted;
+    }
+    const redacted: Record<string, unknown> = {};
+    for (const name of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[name];
+      const kept = secretField(rules, name, "field") && item !== null && item !== "" ? REDACTED : this.redactJson(item, rules, memo);
+      // A parsed body may hold its own "__proto__" key: kept as data, as Object.fromEntries would.
+      if (name === "__proto__")
+        Object.defineProperty(redacted, name, { value: kept, enumerable: true, writable: true, configurable: true });
+      else redacted[name] = kept;
+    }
     memo.objects.set(value, redacted);
     return redacted;
   }
