@@ -47,7 +47,10 @@ const rawReplies = new WeakMap<ResolvedReply, RawReply>();
  * the first message, so importing tooltrace does not read the environment.
  */
 let forMessages: Redactor | undefined;
-const messageUrl = (url: string): string => (forMessages ??= new Redactor()).url(url);
+function messageUrl(url: string): string {
+  forMessages ??= new Redactor();
+  return forMessages.url(url);
+}
 
 /** The upstream's own response for `reply`, if `reply` is exactly what it sent (nothing in the chain replaced it). */
 export function rawReplyOf(reply: ResolvedReply): RawReply | undefined {
