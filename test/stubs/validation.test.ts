@@ -199,6 +199,22 @@ describe("clear errors for what newcomers write", () => {
     expect(error.message).toContain("at /outcome/response/secret: reading this property threw: vault locked.");
   });
 
+  test("a proxy whose prototype trap throws is a StubConfigError at its place, not the trap's own error", () => {
+    const response = {
+      tasks: new Proxy(
+        {},
+        {
+          getPrototypeOf() {
+            throw new Error("trap fired");
+          },
+        },
+      ),
+    };
+    const error = setupError([{ id: "r", tool: "list_tasks", outcome: { response } }]);
+    expect(error.pointer).toBe("/outcome/response/tasks");
+    expect(error.message).toContain("reading this property threw: trap fired.");
+  });
+
   test.each([
     ["a Date deep in a sequence", { tasks: [{ due: new Date(0) }] }, "/outcomes/1/response/tasks/0/due", "got an object (Date)"],
     ["NaN", { tasks: [], total: Number.NaN }, "/outcomes/1/response/total", "NaN is not JSON"],
