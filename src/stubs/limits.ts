@@ -1,4 +1,4 @@
-import { type ConfigErrorLocation, StubConfigError, pointerToken } from "../base/errors.js";
+import { type ConfigErrorLocation, StubConfigError, pointerOf } from "../base/errors.js";
 import { excerpt } from "../base/excerpt.js";
 
 /** The configuration limits of one session's stubs (and, with `mocks` for `rules`, of its HTTP mocks). */
@@ -152,10 +152,6 @@ function idOf(item: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function pointerOf(path: readonly string[]): string {
-  return path.map((token) => `/${pointerToken(token)}`).join("");
 }
 
 function message(error: unknown): string {

@@ -1,4 +1,4 @@
-import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
+import { StubConfigError, pointerOf, type ConfigErrorLocation } from "../base/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
 import { faultListProblem } from "../faults/check-faults.js";
 import type { Fault } from "../faults/types.js";
@@ -137,7 +137,7 @@ function checkJson(value: unknown, location: ConfigErrorLocation): void {
   const bad = firstNotJson(value, path);
   if (bad === NONE) return;
   // The pointer is worked out only for a value that is refused: most responses are checked and pass.
-  const at = { ...location, pointer: location.pointer + path.map((token) => `/${pointerToken(token)}`).join("") };
+  const at = { ...location, pointer: location.pointer + pointerOf(path) };
   if (typeof bad === "number") throw new StubConfigError(at, `${bad} is not JSON.`, "use a finite number or a string.");
   throw new StubConfigError(
     at,

@@ -1,4 +1,5 @@
 import { compactJson } from "../base/excerpt.js";
+import { pointerToken } from "../base/errors.js";
 
 /** One place where two JSON values differ, named by its JSON pointer (RFC 6901). */
 export interface JsonDifference {
@@ -34,7 +35,7 @@ function walk(expected: unknown, actual: unknown, pointer: string, found: JsonDi
   if (isRecord(expected) && isRecord(actual)) {
     for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
       if (found.length >= limit) return;
-      const at = `${pointer}/${escapePointer(key)}`;
+      const at = `${pointer}/${pointerToken(key)}`;
       if (!(key in actual)) found.push({ pointer: at, kind: "removed", expected: expected[key] });
       else if (!(key in expected)) found.push({ pointer: at, kind: "added", actual: actual[key] });
       else walk(expected[key], actual[key], at, found, limit);
@@ -72,8 +73,4 @@ function show(value: unknown, width: number): string {
     return typeof matcher.toAsymmetricMatcher === "function" ? matcher.toAsymmetricMatcher() : String(value);
   }
   return compactJson(value, width);
-}
-
-function escapePointer(key: string): string {
-  return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }
