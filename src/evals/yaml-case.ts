@@ -1,6 +1,6 @@
 import type { Fault } from "../faults/types.js";
 import { faultListProblem } from "../faults/check-faults.js";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError, pointerToken } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
 import { compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
 
@@ -229,7 +229,8 @@ function record(value: unknown): value is Record<string, unknown> {
 
 function known(value: Record<string, unknown>, keys: readonly string[], at: string, fail: Fail, attempt: Attempt): void {
   for (const key of Object.keys(value))
-    if (!keys.includes(key)) attempt(() => fail(`${at}/${key}`, `unknown field \`${key}\`.`, `use one of: ${keys.join(", ")}.`));
+    if (!keys.includes(key))
+      attempt(() => fail(`${at}/${pointerToken(key)}`, `unknown field \`${key}\`.`, `use one of: ${keys.join(", ")}.`));
 }
 
 function strings(value: unknown, at: string, fail: (pointer: string, problem: string) => never): void {

@@ -71,7 +71,7 @@ function compileOne(mock: unknown, index: number): CompiledHttpMock {
   for (const key of Object.keys(mock)) {
     if (!MOCK_FIELDS.has(key))
       throw new StubConfigError(
-        at(`/${key}`),
+        at(`/${pointerToken(key)}`),
         `unknown field \`${key}\`.`,
         "an HTTP mock has only id, method, url, match, outcome or outcomes, and faults.",
       );
@@ -132,7 +132,7 @@ function checkOutcome(outcome: unknown, location: ConfigErrorLocation): HttpMock
   for (const key of Object.keys(outcome)) {
     if (!RESPONSE_FIELDS.has(key))
       throw new StubConfigError(
-        { ...location, pointer: `${location.pointer}/${key}` },
+        { ...location, pointer: `${location.pointer}/${pointerToken(key)}` },
         `unknown field \`${key}\`.`,
         "a response has status, json, text, headers and delayMs; a failure is `{ networkError }`.",
       );

@@ -1,4 +1,4 @@
-import { StubConfigError, pointerOf, type ConfigErrorLocation } from "../base/errors.js";
+import { StubConfigError, pointerOf, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
 import { faultListProblem } from "../faults/check-faults.js";
 import type { Fault } from "../faults/types.js";
@@ -41,7 +41,7 @@ export function validateRule(rule: unknown, index: number): NormalizedRule {
   for (const key of Object.keys(rule)) {
     if (!RULE_FIELDS.has(key)) {
       throw new StubConfigError(
-        at(`/${key}`),
+        at(`/${pointerToken(key)}`),
         `unknown field \`${key}\`.`,
         "a rule has only id, tool, match, outcome or outcomes, and faults.",
       );
@@ -122,7 +122,7 @@ function validateOutcome(outcome: unknown, location: ConfigErrorLocation): ToolS
   for (const key of Object.keys(spec)) {
     if (key !== "name" && key !== "message")
       throw new StubConfigError(
-        { ...at, pointer: `${at.pointer}/${key}` },
+        { ...at, pointer: `${at.pointer}/${pointerToken(key)}` },
         `unknown field \`${key}\`; \`throw\` has only name and message.`,
       );
   }

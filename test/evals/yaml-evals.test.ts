@@ -44,6 +44,7 @@ const REFUSED: Record<string, string> = {
   "syntax.eval.yaml": "name: broken\ninput: [1,\n",
   "cost.eval.yaml": "name: c\ninput: { query: hi }\nthresholds: { max_cost: 0.05 }\n",
   "unknown.eval.yaml": "name: u\ninput: { query: hi }\nmocks: { tool_mock: [] }\n",
+  "slash.eval.yaml": 'name: s\ninput: { query: hi }\nmocks:\n  seed: 1\n  "a/b~": []\n',
   // Every fault at once, each at its key's line and column, and the code frame at the first.
   "many.eval.yaml":
     "name: many\ninput: { query: hi }\nmocks:\n  tool_mock: []\n  seed: one\n---\nname: other\ninput: { qury: hi }\nthresholds: { max_cost: 1 }\n",
@@ -215,6 +216,8 @@ faults:
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
     expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
     // Every fault at once, each at its key's line and column, and the code frame at the first.
+    const slash = await refused("slash.eval.yaml");
+    expect(slash.output).toMatch(/slash\.eval\.yaml:5:3, case "s" at \/mocks\/a~1b~0: unknown field `a\/b~`\./);
     const many = await refused("many.eval.yaml");
     expect(many.output).toContain("many.eval.yaml: 4 faults, each where it is written:");
     expect(many.output).toMatch(/many\.eval\.yaml:4:3, case "many" at \/mocks\/tool_mock: unknown field `tool_mock`\./);

@@ -189,6 +189,8 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
       'HTTP mock "b" at /outcome/status: `status` must be an integer from 200 to 599',
     );
     expect(refused([{ id: "c", url: "https://x.test/", outcome: { body: "x" } }])).toContain('"c" at /outcome/body: unknown field `body`');
+    expect(refused([{ id: "c", url: "https://x.test/", outcome: { "a/b": "x" } }])).toContain('"c" at /outcome/a~1b: unknown field');
+    expect(refused([{ id: "c", url: "https://x.test/", "x~y": 1, outcome: { json: {} } }])).toContain('"c" at /x~0y: unknown field');
     expect(
       refused([
         { id: "d", url: "https://x.test/", outcome: { json: {} } },

@@ -89,6 +89,13 @@ describe("rule shape", () => {
       "plain JSON",
     ],
     ["unknown field", { id: "r", tool: "list_tasks", outcome: { response: 1 }, delay: 5 }, "/delay", "unknown field"],
+    ["unknown field with a slash and a tilde", { id: "r", tool: "list_tasks", outcome: { response: 1 }, "a/b~": 5 }, "/a~1b~0", "unknown"],
+    [
+      "unknown field of a throw, with a slash",
+      { id: "r", tool: "list_tasks", outcome: { throw: { message: "m", "x/y": 1 } } },
+      "/outcome/throw/x~1y",
+      "unknown field",
+    ],
   ])("%s", (_name, stub, pointer, words) => {
     const error = setupError([stub]);
     expect(error.pointer).toBe(pointer);
