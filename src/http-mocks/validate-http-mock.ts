@@ -39,7 +39,7 @@ export function compileHttpMocks(mocks: unknown): CompiledHttpMock[] {
       "`http` must be an array of HTTP mocks ({ id, method?, url, match?, outcome | outcomes }).",
     );
   // One plain copy, read once with the limits checked: a Proxy, a getter or a cycle fails here.
-  const plain = plainCopyOf(mocks, "HTTP mock");
+  const plain = plainCopyOf(mocks, "HTTP mock").items;
   const seen = new Set<string>();
   return plain.map((mock, index) => {
     const compiled = compileOne(mock, index);

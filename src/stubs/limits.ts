@@ -21,6 +21,16 @@ export const STUB_LIMITS = {
 
 type What = "stub rule" | "HTTP mock";
 
+/** What {@link plainCopyOf} read. */
+export interface PlainCopy {
+  readonly items: unknown[];
+  /**
+   * True when every value is plain JSON (objects, arrays, strings, finite numbers other than -0, booleans,
+   * null), so `JSON.stringify(items)` names the copy exactly: two copies with the same JSON are the same.
+   */
+  readonly json: boolean;
+}
+
 /**
  * Reads `items` (a session's stubs or HTTP mocks) once, into a plain copy, checking the limits on the way:
  * count, size, depth, cycles, key length, the number of patterns, and the reserved `__proto__`. A getter or a
@@ -28,7 +38,7 @@ type What = "stub rule" | "HTTP mock";
  * anything else reads the input, so everything after works on plain data. RegExps (an HTTP mock's `url`)
  * are kept as they are.
  */
-export function plainCopyOf(items: readonly unknown[], what: What): unknown[] {
+export function plainCopyOf(items: readonly unknown[], what: What): PlainCopy {
   const max = what === "stub rule" ? STUB_LIMITS.rules : STUB_LIMITS.mocks;
   let length: number;
   try {
@@ -44,7 +54,7 @@ export function plainCopyOf(items: readonly unknown[], what: What): unknown[] {
         ? "split the scenario into several sessions, or merge rules with `match` and `anyOf`."
         : "merge mocks with URL patterns and `match`.",
     );
-  const counts = { nodes: 0, characters: 0, patterns: 0 };
+  const counts = { nodes: 0, characters: 0, patterns: 0, foreign: 0 };
   const copies: unknown[] = [];
   for (let index = 0; index < length; index++) {
     const path: string[] = [];
@@ -65,7 +75,7 @@ export function plainCopyOf(items: readonly unknown[], what: What): unknown[] {
       throw new StubConfigError(at(), `reading this property threw: ${excerpt(message(error), 120)}.`, FIX);
     }
   }
-  return copies;
+  return { items: copies, json: counts.foreign === 0 };
 }
 
 const FIX = "pass plain JSON: arrays and objects of values, not proxies or getters.";
@@ -75,7 +85,10 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
   if (counts.nodes > STUB_LIMITS.nodes)
     throw new StubConfigError(at(), `they hold more than ${STUB_LIMITS.nodes} JSON nodes.`, sizeFix(path));
   if (typeof value === "string") count(counts, value.length, at, path);
-  if (value === null || typeof value !== "object" || value instanceof RegExp) return value;
+  if (value === null || typeof value !== "object" || value instanceof RegExp) {
+    if (!isJsonScalar(value)) counts.foreign += 1;
+    return value;
+  }
   if (ancestors.includes(value))
     throw new StubConfigError(at(), "the value is cyclic: it contains itself.", "pass a copy without the cycle.");
   if (path.length > STUB_LIMITS.depth)
@@ -83,7 +96,10 @@ function copy(value: unknown, path: string[], ancestors: object[], at: () => Con
   const array = Array.isArray(value);
   // A Date, a Map, an instance of a class: not JSON, kept as it is for the validation after to refuse by name.
   const proto = array ? Array.prototype : (Object.getPrototypeOf(value) as unknown);
-  if (!array && proto !== Object.prototype && proto !== null) return value;
+  if (!array && proto !== Object.prototype && proto !== null) {
+    counts.foreign += 1;
+    return value;
+  }
   ancestors.push(value);
   let result: unknown;
   if (array) {
@@ -136,6 +152,13 @@ interface Counts {
   nodes: number;
   characters: number;
   patterns: number;
+  /** Values that are not plain JSON (a Date, NaN, a function, a hole read as `undefined`). */
+  foreign: number;
+}
+
+function isJsonScalar(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  return value === null || typeof value === "string" || typeof value === "boolean";
 }
 
 function count(counts: Counts, characters: number, at: () => ConfigErrorLocation, path: readonly string[]): void {

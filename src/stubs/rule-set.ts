@@ -1,5 +1,6 @@
 import { FaultPlans } from "../faults/fault-plan.js";
 import type { FiredFault } from "../faults/types.js";
+import { BoundedCache } from "../base/bounded-cache.js";
 import { StubConfigError } from "../base/errors.js";
 import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
@@ -119,8 +120,39 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
   }
   // One plain copy, read once with the limits checked: everything below works on plain JSON.
   const plain = plainCopyOf(stubs, "stub rule");
+  const key = plain.json ? JSON.stringify(plain.items) : undefined;
+  const cacheable = key !== undefined && key.length <= CACHED_KEY_LENGTH;
+  const known = cacheable ? validated.get(key) : undefined;
+  if (known !== undefined) {
+    for (const rule of known) checkToolName(rule, options.knownTools, options.notStubbable);
+    return new RuleSet(known, options.seed);
+  }
+  const compiled = compileRules(plain.items, options);
+  if (cacheable) {
+    // Shared by every session with these rules: a selection's outcome cannot be changed under another session.
+    for (const rule of compiled) deepFreeze(rule.outcomes);
+    validated.set(key, compiled);
+  }
+  return new RuleSet(compiled, options.seed);
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
+}
+
+/**
+ * Rule lists already validated and compiled, by the JSON of their plain copy: tests that share fixtures pay
+ * for them once per worker. Only the tool names are checked again, against each session's tools.
+ */
+const validated = new BoundedCache<string, readonly CompiledRule[]>(200);
+/** Longer lists are compiled each time rather than kept (a megabyte of fixtures, 200 times over). */
+const CACHED_KEY_LENGTH = 64 * 1024;
+
+function compileRules(plain: readonly unknown[], options: RuleSetOptions): CompiledRule[] {
   const seen = new Map<string, number>();
-  const compiled = plain.map((raw, index): CompiledRule => {
+  return plain.map((raw, index): CompiledRule => {
     const rule = validateRule(raw, index);
     const first = seen.get(rule.id);
     if (first !== undefined) {
@@ -141,7 +173,6 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
       );
     }
   });
-  return new RuleSet(compiled, options.seed);
 }
 
 function checkToolName(

@@ -45,8 +45,9 @@ export function validateMatch(match: unknown, location: Omit<ConfigErrorLocation
     );
   }
   for (const [name, schema] of Object.entries(match)) {
-    checkPropertyName(name, at(`/match/${pointerToken(name)}`));
-    validateSchema(schema, `/match/${pointerToken(name)}`, at);
+    const here = `/match/${pointerToken(name)}`;
+    if (INHERITED_NAMES.has(name)) throw inheritedName(name, at(here));
+    validateSchema(schema, here, at);
   }
 }
 
@@ -88,14 +89,17 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
     } else if (keyword === "properties") {
       if (!isPlainObject(value)) throw new StubConfigError(at(here), "`properties` must be an object of constraints.");
       for (const [name, sub] of Object.entries(value)) {
-        checkPropertyName(name, at(`${here}/${pointerToken(name)}`));
-        validateSchema(sub, `${here}/${pointerToken(name)}`, at);
+        const property = `${here}/${pointerToken(name)}`;
+        if (INHERITED_NAMES.has(name)) throw inheritedName(name, at(property));
+        validateSchema(sub, property, at);
       }
     } else if (keyword === "required") {
       if (!Array.isArray(value) || value.some((name) => typeof name !== "string")) {
         throw new StubConfigError(at(here), "`required` must be an array of property names.");
       }
-      for (const [i, name] of (value as string[]).entries()) checkPropertyName(name, at(`${here}/${i}`));
+      (value as string[]).forEach((name, i) => {
+        if (INHERITED_NAMES.has(name)) throw inheritedName(name, at(`${here}/${i}`));
+      });
     } else if (keyword === "type") {
       const names = Array.isArray(value) ? value : [value];
       const bad = names.find((name) => typeof name !== "string" || !TYPE_NAMES.has(name));
@@ -104,7 +108,7 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
       }
       if (new Set(names).size !== names.length) throw new StubConfigError(at(here), "`type` lists a type twice.", "list each type once.");
     } else if (keyword === "const") {
-      checkScalar(value, at(here), keyword);
+      if (!isScalar(value)) throw notScalar(value, at(here), keyword);
     } else if (keyword === "enum") {
       if (!Array.isArray(value) || value.length === 0) throw new StubConfigError(at(here), "`enum` must be a non-empty array.");
       if (value.length > STUB_LIMITS.enumValues)
@@ -113,9 +117,11 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
           `\`enum\` holds ${value.length} values; one holds at most ${STUB_LIMITS.enumValues}.`,
           "split the rule, or use `pattern`.",
         );
-      for (const [i, item] of value.entries()) checkScalar(item, at(`${here}/${i}`), keyword);
+      value.forEach((item, i) => {
+        if (!isScalar(item)) throw notScalar(item, at(`${here}/${i}`), keyword);
+      });
     } else if (keyword === "pattern") {
-      checkPattern(value, at(here));
+      checkPattern(value, () => at(here));
     } else if (COUNT_KEYWORDS.has(keyword)) {
       if (!Number.isInteger(value) || (value as number) < 0) {
         throw new StubConfigError(at(here), `\`${keyword}\` must be a non-negative integer, got ${describe(value)}.`);
@@ -136,39 +142,40 @@ function validateSchema(schema: unknown, pointer: string, at: (p: string) => Con
   }
 }
 
-function checkPropertyName(name: string, location: ConfigErrorLocation): void {
-  if (INHERITED_NAMES.has(name)) {
-    throw new StubConfigError(
-      location,
-      `the property name "${name}" is inherited from Object.prototype and cannot be matched.`,
-      "match a parent object with `properties` on its other fields, or rename the property in the tool's input.",
-    );
-  }
+// The refusals below are built only when a rule is refused: most rules pass, and their pointers are not needed.
+function inheritedName(name: string, location: ConfigErrorLocation): StubConfigError {
+  return new StubConfigError(
+    location,
+    `the property name "${name}" is inherited from Object.prototype and cannot be matched.`,
+    "match a parent object with `properties` on its other fields, or rename the property in the tool's input.",
+  );
 }
 
-function checkScalar(value: unknown, location: ConfigErrorLocation, keyword: string): void {
-  const scalar = value === null || ["string", "boolean"].includes(typeof value) || (typeof value === "number" && Number.isFinite(value));
-  if (!scalar) {
-    throw new StubConfigError(
-      location,
-      `\`${keyword}\` accepts only strings, numbers, booleans and null, got ${describe(value)}.`,
-      "match structured values with nested `properties` or array `items`/`contains`.",
-    );
-  }
+function isScalar(value: unknown): boolean {
+  const type = typeof value;
+  return value === null || type === "string" || type === "boolean" || (type === "number" && Number.isFinite(value));
 }
 
-function checkPattern(value: unknown, location: ConfigErrorLocation): void {
-  if (typeof value !== "string") throw new StubConfigError(location, "`pattern` must be a string.");
+function notScalar(value: unknown, location: ConfigErrorLocation, keyword: string): StubConfigError {
+  return new StubConfigError(
+    location,
+    `\`${keyword}\` accepts only strings, numbers, booleans and null, got ${describe(value)}.`,
+    "match structured values with nested `properties` or array `items`/`contains`.",
+  );
+}
+
+function checkPattern(value: unknown, at: () => ConfigErrorLocation): void {
+  if (typeof value !== "string") throw new StubConfigError(at(), "`pattern` must be a string.");
   if (value.length > STUB_LIMITS.patternLength)
     throw new StubConfigError(
-      location,
+      at(),
       `a pattern of ${value.length} characters (${JSON.stringify(excerpt(value, 40))}); patterns are at most ${STUB_LIMITS.patternLength}.`,
       "match a prefix or a shape (`^order-`), or list the values in `enum`.",
     );
   try {
     compilePattern(value);
   } catch (error) {
-    if (error instanceof PatternRefused) throw new StubConfigError(location, error.message, error.fix);
+    if (error instanceof PatternRefused) throw new StubConfigError(at(), error.message, error.fix);
     throw error;
   }
 }
