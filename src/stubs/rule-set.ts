@@ -123,16 +123,16 @@ export function createRuleSet(stubs: unknown, options: RuleSetOptions = {}): Rul
   const key = plain.json ? JSON.stringify(plain.items) : undefined;
   const cacheable = key !== undefined && key.length <= CACHED_KEY_LENGTH;
   const known = cacheable ? validated.get(key) : undefined;
-  if (known !== undefined) {
+  if (known) {
     for (const rule of known) checkToolName(rule, options.knownTools, options.notStubbable);
     return new RuleSet(known, options.seed);
   }
   const compiled = compileRules(plain.items, options);
-  if (cacheable) {
+  if (cacheable && known === null) {
     // Shared by every session with these rules: a selection's outcome cannot be changed under another session.
     for (const rule of compiled) deepFreeze(rule.outcomes);
     validated.set(key, compiled);
-  }
+  } else if (cacheable) validated.set(key, null);
   return new RuleSet(compiled, options.seed);
 }
 
@@ -144,11 +144,12 @@ function deepFreeze(value: unknown): void {
 
 /**
  * Rule lists already validated and compiled, by the JSON of their plain copy: tests that share fixtures pay
- * for them once per worker. Only the tool names are checked again, against each session's tools.
+ * for them about once per worker. Only the tool names are checked again, against each session's tools. A list
+ * is kept from its second session on (`null`: seen once), so lists that differ in every test cost no copies.
  */
-const validated = new BoundedCache<string, readonly CompiledRule[]>(200);
+const validated = new BoundedCache<string, readonly CompiledRule[] | null>(200);
 /** Longer lists are compiled each time rather than kept (a megabyte of fixtures, 200 times over). */
-const CACHED_KEY_LENGTH = 64 * 1024;
+const CACHED_KEY_LENGTH = 16 * 1024;
 
 function compileRules(plain: readonly unknown[], options: RuleSetOptions): CompiledRule[] {
   const seen = new Map<string, number>();
