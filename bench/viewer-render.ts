@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { createSession, turnToJson } from "tooltrace";
@@ -67,6 +67,7 @@ export async function viewerRender() {
     }
   } finally {
     await browser.close();
+    rmSync(dirname(page), { recursive: true, force: true });
   }
   return { samples, complete };
 }

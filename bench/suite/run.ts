@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitedChildrenCpuMs } from "../child-cpu.js";
@@ -48,6 +48,7 @@ function heapGrowth(variant: "tooltrace" | "baseline"): number {
 type Variant = "tooltrace" | "baseline" | "report" | "vitest-evals";
 /** Where the report variant writes `tooltrace-report/`. */
 const reportFolder = mkdtempSync(join(tmpdir(), "tooltrace-suite-report-"));
+process.once("exit", () => rmSync(reportFolder, { recursive: true, force: true }));
 
 /** Each run's CPU time (its whole process tree), beside its wall time: steadier on a shared machine. */
 const cpu: Record<Variant, number[]> = { tooltrace: [], baseline: [], report: [], "vitest-evals": [] };

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lazyRequire } from "../base/lazy-require.js";
@@ -22,7 +22,7 @@ export interface LockHolder {
  * file claiming again (a retry, a re-run in watch mode) keeps it. Returns the other holder, or `undefined`.
  */
 export function claimAcrossRun(path: string, holder: Omit<LockHolder, "run">): LockHolder | undefined {
-  const folder = join(tmpdir(), "tooltrace-cassette-locks");
+  const folder = locksFolder();
   mkdirSync(folder, { recursive: true });
   const lock = join(folder, `${crypto().createHash("sha256").update(path).digest("hex").slice(0, 32)}.json`);
   const mine: LockHolder = { ...holder, run: runProcess() };
@@ -31,6 +31,7 @@ export function claimAcrossRun(path: string, holder: Omit<LockHolder, "run">): L
       const fd = openSync(lock, "wx");
       writeSync(fd, JSON.stringify(mine));
       closeSync(fd);
+      releasedAtExit();
       return undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
@@ -40,6 +41,36 @@ export function claimAcrossRun(path: string, holder: Omit<LockHolder, "run">): L
     rmSync(lock, { force: true });
   }
   return undefined;
+}
+
+/**
+ * Removes the claims of a run that has ended, so no lock file outlives it in the temporary folder. Under Vitest
+ * the plugin calls it in the main process at the end of each run; a process outside a runner, at its exit.
+ */
+export function releaseRunClaims(run: number = process.pid): void {
+  let names: string[];
+  try {
+    names = readdirSync(locksFolder());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const lock = join(locksFolder(), name);
+    if (name.endsWith(".json") && readHolder(lock)?.run === run) rmSync(lock, { force: true });
+  }
+}
+
+function locksFolder(): string {
+  return join(tmpdir(), "tooltrace-cassette-locks");
+}
+
+let releasing = false;
+
+/** A process that is its own run (no Vitest: a script, a Jest worker) releases its claims when it exits. */
+function releasedAtExit(): void {
+  if (releasing || process.env.VITEST !== undefined || !workerThreads().isMainThread) return;
+  releasing = true;
+  process.once("exit", () => releaseRunClaims(process.pid));
 }
 
 /**

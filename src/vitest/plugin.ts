@@ -8,6 +8,7 @@ import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
 import { lateCallReporter } from "./late-call-reporter.js";
+import { releaseRunClaims } from "../cassettes/file-lock.js";
 import { usageError } from "../base/errors.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
@@ -103,6 +104,8 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       provided.meta ??= readsMeta(context.vitest.config?.reporters ?? [], options, context.vitest.config?.watch === true);
       // Runs before Vitest creates its reporters: the late-call reporter joins the user's.
       context.vitest.config?.reporters?.push(lateCallReporter());
+      // The run's claims on the cassettes it records (lock files in the temporary folder) end with it.
+      context.vitest.config?.reporters?.push({ onTestRunEnd: () => releaseRunClaims() });
       const reportOptions = options.report === true || !options.report ? {} : options.report;
       if (options.report || options.otel)
         context.vitest.config?.reporters?.push(

@@ -361,13 +361,22 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     expect(attempts).toBe(2);
   });
 
+  /** The lock files of a run left in the temporary folder. */
+  function locksOf(run: number): string[] {
+    const folder = join(tmpdir(), "tooltrace-cassette-locks");
+    if (!existsSync(folder)) return [];
+    // Other files of this suite claim and release beside it: a lock gone between the listing and the read is not left.
+    const text = (name: string) => (existsSync(join(folder, name)) ? readFileSync(join(folder, name), "utf8") : "");
+    return readdirSync(folder).filter((name) => text(name).includes(`"run":${run}`));
+  }
+
   test("two workers recording at once each write their own whole file; two tests of one name in a file are refused", async () => {
     const project = join(import.meta.dirname, "../fixtures/cassette-project");
     const cassettes = join(project, "__cassettes__");
     rmSync(cassettes, { recursive: true, force: true });
     const out = join(mkdtempSync(join(tmpdir(), "tooltrace-cassette-project-")), "report.json");
     const shared = join(dirname(out), "shared.json");
-    await promisify(execFile)(
+    const running = promisify(execFile)(
       process.execPath,
       [
         packageFile("vitest", "vitest.mjs"),
@@ -380,7 +389,12 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
       {
         env: { ...process.env, CI: "1", TOOLTRACE_CASSETTE: "record", SHARED_CASSETTE: shared },
       },
-    ).catch(() => undefined);
+    );
+    const run = running.child.pid;
+    await running.catch(() => undefined);
+    // The run's claims on its cassettes (which refused the second writer below) are gone with it.
+    expect(run).toBeTypeOf("number");
+    expect(locksOf(run as number)).toEqual([]);
     const report = JSON.parse(readFileSync(out, "utf8")) as {
       testResults: { name: string; assertionResults: { status: string; failureMessages: string[] }[] }[];
     };

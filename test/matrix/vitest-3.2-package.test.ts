@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
 
@@ -39,7 +39,12 @@ test("Vitest 3.2: 50 concurrent tests on one tools record each keep their own sc
     [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`],
     { cwd: project, env: { ...process.env, CI: "1" } },
   ).catch(() => undefined);
-  const report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
+  let report: JsonReport;
+  try {
+    report = JSON.parse(readFileSync(out, "utf8")) as JsonReport;
+  } finally {
+    rmSync(dirname(out), { recursive: true, force: true });
+  }
   const results = report.testResults.flatMap((file) => file.assertionResults);
   expect(
     results.filter((result) => result.status !== "passed").map((result) => `${result.title}: ${result.failureMessages.join(" ")}`),
