@@ -47,23 +47,23 @@ export function toHaveCalledTool(this: MatcherContext, received: unknown, name: 
       (!("output" in options) || matchValue(this, options.output, call.output)),
   );
   const pass = countMatches(count, matching.length);
-  const parts = [`"${name}" called ${describeCount(count)}`];
-  if (status !== "any") parts.push(`with status "${status}"`);
-  if ("input" in options) parts.push(`input ${describeExpected(options.input)}`);
-  if ("output" in options) parts.push(`output ${describeExpected(options.output)}`);
-  const sameName = trace.calls.filter((call) => call.qualifiedName === name);
-  return {
-    pass,
-    message: () =>
-      report(
-        this,
-        "toHaveCalledTool",
-        parts.join(", "),
-        `${matching.length} matching call${matching.length === 1 ? "" : "s"} (${sameName.length} call${sameName.length === 1 ? "" : "s"} to "${name}" in all)`,
-        trace.calls,
-        pass || this.isNot ? undefined : closestDiff(this, options, sameName, trace.calls),
-      ),
+  // What was expected and what came closest are worked out only for a message that is shown.
+  const message = () => {
+    const parts = [`"${name}" called ${describeCount(count)}`];
+    if (status !== "any") parts.push(`with status "${status}"`);
+    if ("input" in options) parts.push(`input ${describeExpected(options.input)}`);
+    if ("output" in options) parts.push(`output ${describeExpected(options.output)}`);
+    const sameName = trace.calls.filter((call) => call.qualifiedName === name);
+    return report(
+      this,
+      "toHaveCalledTool",
+      parts.join(", "),
+      `${matching.length} matching call${matching.length === 1 ? "" : "s"} (${sameName.length} call${sameName.length === 1 ? "" : "s"} to "${name}" in all)`,
+      trace.calls,
+      pass || this.isNot ? undefined : closestDiff(this, options, sameName, trace.calls),
+    );
   };
+  return { pass, message };
 }
 
 /** When input or output was expected: the diff against the call of that tool that came closest. */
