@@ -12,9 +12,36 @@ export function message(problem: string, fix?: string): string {
 
 /** A wrong argument to a tooltrace function, with the message tooltrace writes. */
 export function usageError(problem: string, fix?: string): TypeError {
-  const error = new TypeError(message(problem, fix));
-  error.stack = withoutOwnFrames(error.stack);
+  const error = new TypeError(roomForOwnFrames(message(problem, fix)));
+  error.stack = usersStack(error.stack);
   return error;
+}
+
+/** How many frames of tooltrace's own an error may be thrown under (validation nests a few deep). */
+const OWN_FRAMES = 30;
+let userLimit: unknown;
+
+/**
+ * Passes `text` through, with V8 set to capture {@link OWN_FRAMES} more frames for the error being made:
+ * tooltrace's own frames are dropped from its errors' stacks, and the user's must not be cut off below them.
+ */
+function roomForOwnFrames<T>(text: T): T {
+  userLimit = Error.stackTraceLimit;
+  if (typeof userLimit === "number" && userLimit > 0) Error.stackTraceLimit = userLimit + OWN_FRAMES;
+  return text;
+}
+
+/** The stack without tooltrace's frames, as many of the user's as `Error.stackTraceLimit` asks for. */
+function usersStack(stack: string | undefined): string | undefined {
+  const limit = userLimit;
+  Error.stackTraceLimit = limit as number;
+  const kept = withoutOwnFrames(stack);
+  if (kept === undefined || typeof limit !== "number") return kept;
+  let frames = 0;
+  return kept
+    .split("\n")
+    .filter((line) => !/^\s+at /.test(line) || ++frames <= limit)
+    .join("\n");
 }
 
 /** Where a configuration error was found: the rule and the JSON pointer inside it. */
@@ -48,12 +75,14 @@ export class StubConfigError extends Error {
    * fault in the other options of `createSession`.
    */
   constructor(location: ConfigErrorLocation, problem: string, fix?: string, subject: "stubs" | "session" = "stubs") {
-    super(subject === "session" ? message(`createSession: ${problem}`, fix) : message(`${where(location)}: ${problem}`, fix));
+    super(
+      roomForOwnFrames(subject === "session" ? message(`createSession: ${problem}`, fix) : message(`${where(location)}: ${problem}`, fix)),
+    );
+    this.stack = usersStack(this.stack);
     stampBrands(this, new.target);
     this.ruleId = location.ruleId;
     this.ruleIndex = location.ruleIndex;
     this.pointer = location.pointer;
-    this.stack = withoutOwnFrames(this.stack);
   }
 }
 
@@ -87,9 +116,9 @@ export class TooltraceError extends Error {
   }
   override readonly name: string = "TooltraceError";
   constructor(problem: string, fix?: string) {
-    super(message(problem, fix));
+    super(roomForOwnFrames(message(problem, fix)));
+    this.stack = usersStack(this.stack);
     stampBrands(this, new.target);
-    this.stack = withoutOwnFrames(this.stack);
   }
 }
 
