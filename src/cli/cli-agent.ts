@@ -16,6 +16,11 @@ export interface CliRunFolders {
   readonly cwd: string;
   /** A fresh home for the CLI's config and state (`HOME`, `CODEX_HOME`, ...). */
   readonly home: string;
+  /**
+   * The CLI's temporary folder (`TMPDIR`): what it writes there goes with the scratch folder (OpenCode unpacks
+   * a 5 MB library into it on every run, and never removes it).
+   */
+  readonly tmp: string;
 }
 
 /** Options every CLI adapter takes. */
@@ -62,9 +67,10 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     if (context === undefined)
       throw new TooltraceError(`${spec.name} runs only as a session's agent: createSession({ agent: ${spec.name}(), llm })`);
     const root = mkdtempSync(join(tmpdir(), `tooltrace-${spec.name}-`));
-    const folders: CliRunFolders = { cwd: join(root, "work"), home: join(root, "home") };
+    const folders: CliRunFolders = { cwd: join(root, "work"), home: join(root, "home"), tmp: join(root, "tmp") };
     mkdirSync(folders.cwd);
     mkdirSync(folders.home);
+    mkdirSync(folders.tmp);
     const wireTools = new WireToolCalls();
     const answer = createAgentProcessAnswer({ context, wireTools });
     // Once the turn is stopped (a timeout, an abort), the proxy answers nothing more before any signal is
@@ -82,7 +88,13 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
         writeFileSync(join(folders.home, path), text);
       }
       await options.setup?.(folders);
-      const env = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", ...spec.env(server.url, folders, options), ...options.env };
+      const env = {
+        PATH: process.env.PATH ?? "",
+        LANG: "C.UTF-8",
+        TMPDIR: folders.tmp,
+        ...spec.env(server.url, folders, options),
+        ...options.env,
+      };
       const result = await runProcess(spec.command(options), spec.args(prompt, server.url, folders, options), {
         cwd: folders.cwd,
         env,

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createSession, grader, type Middleware, type MockModelRequest, type MockModelResponse } from "tooltrace";
 import { opencode } from "tooltrace/cli";
@@ -28,6 +28,8 @@ describe("OpenCode through the loopback proxy", { timeout: 90_000 }, () => {
   test("a stubbed call never runs, a rewritten one runs with its new input and a transformed result; afterEval grades", async () => {
     const { respond, seen } = bashModel();
     const files: string[] = [];
+    let unpacked: string[] = [];
+    let scratch = "";
     const rewrite: Middleware = {
       name: "rename-b",
       onToolCall: async ({ input, handler }) => {
@@ -38,7 +40,12 @@ describe("OpenCode through the loopback proxy", { timeout: 90_000 }, () => {
     };
     const session = createSession({
       agent: opencode({
-        inspect: ({ cwd }) => void files.push(...["a.txt", "b.txt", "c.txt"].filter((file) => existsSync(join(cwd, file)))),
+        inspect: ({ cwd, tmp }) => {
+          files.push(...["a.txt", "b.txt", "c.txt"].filter((file) => existsSync(join(cwd, file))));
+          // What OpenCode unpacks into its temporary folder goes with the scratch folder, not into the machine's.
+          unpacked = readdirSync(tmp).filter((name) => name.endsWith(".so"));
+          scratch = dirname(tmp);
+        },
       }),
       llm: respond,
       middleware: [rewrite, grader({ expected: "checked" })],
@@ -47,6 +54,8 @@ describe("OpenCode through the loopback proxy", { timeout: 90_000 }, () => {
     const turn = await session.send("Write both files.");
     expect(turn.error).toBeUndefined();
     expect(files).toEqual(["c.txt"]);
+    expect(unpacked.length).toBeGreaterThan(0);
+    expect(existsSync(scratch)).toBe(false);
     expect(turn.text).toBe("ok stubbed a | ok wrote b (checked)");
     expect(turn.toolCalls.map((call) => [call.answeredBy?.kind, call.input])).toEqual([
       ["stub", { command: "echo a > a.txt && echo wrote a" }],
