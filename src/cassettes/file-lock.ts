@@ -66,9 +66,12 @@ function locksFolder(): string {
 
 let releasing = false;
 
-/** A process that is its own run (no Vitest: a script, a Jest worker) releases its claims when it exits. */
+/**
+ * A process that is its own run (a script, a Jest worker, a process a test spawned) releases its claims when it
+ * exits; Vitest's workers leave theirs to the run's end.
+ */
 function releasedAtExit(): void {
-  if (releasing || process.env.VITEST !== undefined || !workerThreads().isMainThread) return;
+  if (releasing || !workerThreads().isMainThread || runProcess() !== process.pid) return;
   releasing = true;
   process.once("exit", () => releaseRunClaims(process.pid));
 }

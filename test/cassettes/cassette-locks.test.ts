@@ -14,8 +14,9 @@ function locksOf(temp: string, run: number): string[] {
   return readdirSync(folder).filter((name) => readFileSync(join(folder, name), "utf8").includes(`"run":${run}`));
 }
 
-// Outside a test runner, a process is a run of its own: its claims on the cassettes it recorded end with it.
-test("a script that records a cassette leaves no lock file in the temporary folder", async () => {
+// A process a test spawns (Vitest's environment, no IPC channel) is a run of its own, as a script outside a runner
+// is: its claims on the cassettes it recorded end with it.
+test("a process a test spawns that records a cassette leaves no lock file in the temporary folder", async () => {
   const temp = mkdtempSync(join(tmpdir(), "tooltrace-locks-"));
   const script = `
     import { createSession } from ${JSON.stringify(join(root, "dist", "index.js"))};
@@ -28,7 +29,7 @@ test("a script that records a cassette leaves no lock file in the temporary fold
     console.log(JSON.stringify({ pid: process.pid, during: readdirSync(${JSON.stringify(join(temp, "tooltrace-cassette-locks"))}) }));
   `;
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
-    env: { ...process.env, TMPDIR: temp, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined },
+    env: { ...process.env, TMPDIR: temp },
   });
   const { pid, during } = JSON.parse(stdout) as { pid: number; during: string[] };
   // It did claim the cassette while it ran.
