@@ -119,18 +119,22 @@ function realOf(path: string): string {
 /**
  * `stack` without the frames of tooltrace's own files: what a user sees of an error tooltrace throws is the
  * message and where their code called it (a dependency's frames between stay: they are part of the story).
+ * At most `limit` frames are kept.
  */
-export function withoutOwnFrames(stack: string | undefined): string | undefined {
+export function withoutOwnFrames(stack: string | undefined, limit = Number.POSITIVE_INFINITY): string | undefined {
   if (stack === undefined || !stack.includes("\n    at ")) return stack;
+  let frames = 0;
   return stack
     .split("\n")
-    .filter((line) => {
-      // A builtin's own frame (`Array.map`) between tooltrace's says nothing either.
-      if (/^\s+at .*\(<anonymous>\)$/.test(line)) return false;
-      const location = /^\s+at .*?\(?((?:file:\/\/)?\/[^()]+):\d+:\d+\)?\s*$/.exec(line)?.[1];
-      if (location === undefined) return true;
-      const path = location.startsWith("file://") ? fileURLToPath(location) : location;
-      return !roots().some((root) => path.startsWith(root));
-    })
+    .filter((line) => !/^\s+at /.test(line) || (!ownFrame(line) && ++frames <= limit))
     .join("\n");
+}
+
+function ownFrame(line: string): boolean {
+  // A builtin's own frame (`Array.map`) between tooltrace's says nothing either.
+  if (/^\s+at .*\(<anonymous>\)$/.test(line)) return true;
+  const location = /^\s+at .*?\(?((?:file:\/\/)?\/[^()]+):\d+:\d+\)?\s*$/.exec(line)?.[1];
+  if (location === undefined) return false;
+  const path = location.startsWith("file://") ? fileURLToPath(location) : location;
+  return roots().some((root) => path.startsWith(root));
 }

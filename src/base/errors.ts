@@ -35,13 +35,7 @@ function roomForOwnFrames<T>(text: T): T {
 function usersStack(stack: string | undefined): string | undefined {
   const limit = userLimit;
   Error.stackTraceLimit = limit as number;
-  const kept = withoutOwnFrames(stack);
-  if (kept === undefined || typeof limit !== "number") return kept;
-  let frames = 0;
-  return kept
-    .split("\n")
-    .filter((line) => !/^\s+at /.test(line) || ++frames <= limit)
-    .join("\n");
+  return withoutOwnFrames(stack, typeof limit === "number" ? limit : undefined);
 }
 
 /** Where a configuration error was found: the rule and the JSON pointer inside it. */
