@@ -8,6 +8,7 @@ import { holdHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { requestView } from "./http-request-view.js";
 import { resolveRoute } from "./routes.js";
+import { isResponse } from "../base/web-response.js";
 
 const NETWORK = { kind: "real" } as const;
 const state = globalSingleton("fetchHttpCatcher", () => ({ registered: false }));
@@ -51,7 +52,7 @@ export function catchHttpAtFetch(now: boolean): boolean {
         { kind: "http", method: request.method, url: request.url, request: view },
         terminal,
       );
-      if (answered instanceof Response) return answered;
+      if (isResponse(answered)) return answered;
       throw new TypeError("fetch failed: the session's chain gave no response");
     };
   });

@@ -5,6 +5,7 @@ import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "./http-request-view.js";
 import { type BypassEvents, type Passthrough, passThrough } from "./msw-passthrough.js";
+import { networkErrorResponse } from "../base/web-response.js";
 
 const NETWORK = { kind: "real" } as const;
 const USER_HANDLER = { kind: "msw-handler" } as const;
@@ -66,7 +67,7 @@ export function catchHttp(options: CatchHttpOptions = {}): HttpHandler {
         }
         return first as Response;
       } catch {
-        return Response.error();
+        return networkErrorResponse();
       }
     },
   );
@@ -115,7 +116,7 @@ class LiveRequest {
   }
 
   answer(): Response {
-    return this.passed?.answer ?? Response.error();
+    return this.passed?.answer ?? networkErrorResponse();
   }
 
   private send(): Promise<Response> {

@@ -18,6 +18,7 @@ import type { ToolDirectory } from "./tool-directory.js";
 import { runInTurnContext } from "./turn-context.js";
 import { TurnEnds } from "./turn-ends.js";
 import type { Step, Terminal } from "./types.js";
+import { isResponse } from "../base/web-response.js";
 
 /** The most tool calls one session records. */
 export const MAX_CALLS_PER_SESSION = 10_000;
@@ -230,7 +231,7 @@ export class Pipeline implements ChainEnvironment {
     });
     const input = caught.request ?? { method: caught.method, url: caught.url };
     const finish = (response: unknown) => {
-      this.log.completeHttp(record, response instanceof Response ? response.status : undefined);
+      this.log.completeHttp(record, isResponse(response) ? response.status : undefined);
       return response;
     };
     const chain = (environment: ChainEnvironment) =>

@@ -1,3 +1,5 @@
+import { networkErrorResponse } from "../base/web-response.js";
+
 /**
  * The parts of an HTTP request the wire mock reads: a web `Request` is one, and so is the loopback server's
  * own lighter request, made straight from the socket.
@@ -40,7 +42,7 @@ export async function answerAsResponse(reply: Promise<WireReply>): Promise<Respo
   try {
     return toResponse(await reply);
   } catch (error) {
-    if (error instanceof WireNetworkError) return Response.error();
+    if (error instanceof WireNetworkError) return networkErrorResponse();
     throw error;
   }
 }

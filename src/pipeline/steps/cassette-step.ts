@@ -7,6 +7,7 @@ import { suggestName } from "../../stubs/suggest.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
 import type { Step, StepContext } from "../types.js";
 import { recordModel, replayModel } from "./cassette-model.js";
+import { isResponse } from "../../base/web-response.js";
 
 /**
  * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and
@@ -113,7 +114,7 @@ function recordHttp(cassette: Cassette, ctx: StepContext, result: unknown): unkn
   };
   return Promise.resolve(result).then(
     async (response) => {
-      if (response instanceof Response) {
+      if (isResponse(response)) {
         // The whole body, a streamed one included: the clone is read while the client reads the original.
         const bytes = new Uint8Array(await response.clone().arrayBuffer());
         const text = textOf(bytes, response.headers.get("content-type"));
