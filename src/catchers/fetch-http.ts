@@ -1,4 +1,5 @@
 import { globalSingleton } from "../base/global-state.js";
+import { isResponse } from "../base/web-response.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { edgeError } from "../edges/edge-error.js";
 import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
@@ -8,7 +9,6 @@ import { holdHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { requestView } from "./http-request-view.js";
 import { resolveRoute } from "./routes.js";
-import { isResponse } from "../base/web-response.js";
 
 const NETWORK = { kind: "real" } as const;
 const state = globalSingleton("fetchHttpCatcher", () => ({ registered: false }));

@@ -1,11 +1,11 @@
 import { bypass, getResponse, http, type HttpHandler, type RequestHandler } from "msw";
 import { globalSingleton } from "../base/global-state.js";
+import { networkErrorResponse } from "../base/web-response.js";
 import { markHttpCaught } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "./http-request-view.js";
 import { type BypassEvents, type Passthrough, passThrough } from "./msw-passthrough.js";
-import { networkErrorResponse } from "../base/web-response.js";
 
 const NETWORK = { kind: "real" } as const;
 const USER_HANDLER = { kind: "msw-handler" } as const;

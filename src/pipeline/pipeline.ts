@@ -1,5 +1,6 @@
 import { TooltraceError } from "../base/errors.js";
 import { compactJson } from "../base/excerpt.js";
+import { isResponse } from "../base/web-response.js";
 import type { Responder } from "../model/responder.js";
 import { toResolvedReply } from "../model/to-resolved-reply.js";
 import type { ResolvedReply } from "../model/types.js";
@@ -18,7 +19,6 @@ import type { ToolDirectory } from "./tool-directory.js";
 import { runInTurnContext } from "./turn-context.js";
 import { TurnEnds } from "./turn-ends.js";
 import type { Step, Terminal } from "./types.js";
-import { isResponse } from "../base/web-response.js";
 
 /** The most tool calls one session records. */
 export const MAX_CALLS_PER_SESSION = 10_000;
@@ -223,20 +223,16 @@ export class Pipeline implements ChainEnvironment {
 
   /** An HTTP exchange that is not an LLM call, linked to the tool call it was made in. */
   http(context: TurnContext, caught: CaughtHttpCall, terminal: Terminal): unknown {
-    const record = this.log.openHttp(context.turn, {
-      method: caught.method,
-      url: caught.url,
-      requestBody: caught.request?.body,
-      parentSeq: context.parentSeq,
-    });
-    const input = caught.request ?? { method: caught.method, url: caught.url };
+    const { method, url } = caught;
+    const record = this.log.openHttp(context.turn, { method, url, requestBody: caught.request?.body, parentSeq: context.parentSeq });
+    const input = caught.request ?? { method, url };
     const finish = (response: unknown) => {
       this.log.completeHttp(record, isResponse(response) ? response.status : undefined);
       return response;
     };
     const chain = (environment: ChainEnvironment) =>
-      new ChainCall(environment, record, `${caught.method} ${caught.url}`, input, terminal, finish).run(this.stepsFor.http);
-    return this.isLate(context) ? this.runLate(context, record, `HTTP ${caught.method} ${caught.url}`, chain) : chain(this);
+      new ChainCall(environment, record, `${method} ${url}`, input, terminal, finish).run(this.stepsFor.http);
+    return this.isLate(context) ? this.runLate(context, record, `HTTP ${method} ${url}`, chain) : chain(this);
   }
 
   /** The session's seed and the number of this model call in the session, for the mock model's responders. */

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { settle } from "../../base/settle.js";
+import { isResponse } from "../../base/web-response.js";
 import type { Cassette } from "../../cassettes/cassette.js";
 import type { HttpRequestView } from "../../http-mocks/types.js";
 import { noteForCheck } from "../../cassettes/stale.js";
@@ -7,7 +8,6 @@ import { suggestName } from "../../stubs/suggest.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
 import type { Step, StepContext } from "../types.js";
 import { recordModel, replayModel } from "./cassette-model.js";
-import { isResponse } from "../../base/web-response.js";
 
 /**
  * The cassette's place in the chain, after the stubs and HTTP mocks (what they answer is never recorded) and
