@@ -1,13 +1,26 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { tooltrace } from "./src/vitest/index.js";
 import { tooltraceAliases } from "./vitest.aliases.js";
+
+/**
+ * The test files that start a browser, a CLI agent or a child project (a Vitest run, an install, a packed
+ * tarball): each runs in a fresh worker, as a user's test file does. The others share their workers (Vitest's
+ * `isolate: false`), which halves their CPU: a fresh worker loads the SDKs and tooltrace again for every file.
+ * That also keeps tooltrace honest under `--no-isolate`, which users set for the same reason.
+ */
+const SLOW = /chromium|packageFile\("vitest"|vitest\.mjs|projectInstalled|runWithReport|"npm"|claudeCode\(|codex\(|opencode\(/;
+const CHILD_FILES = (readdirSync(join(import.meta.dirname, "test"), { recursive: true }) as string[])
+  .map((file) => join("test", file).split("\\").join("/"))
+  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("test/compat/") && !file.startsWith("test/deps/"))
+  .filter((file) => file.startsWith("test/cli/") || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")));
 
 export default defineConfig({
   plugins: [tooltrace()],
   resolve: { alias: tooltraceAliases },
   test: {
-    include: ["test/**/*.test.ts", "examples/**/*.eval.ts"],
     // The generated benchmark suite is run by `npm run bench:suite`, and the compatibility projects' copies
     // of the suite by `npm run test:matrix`, not by `npm test`.
     // test/matrix drives the compatibility projects, which `npm run test:matrix` installs and runs.
@@ -21,5 +34,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The run's own temporary folder, removed when it ends.
     globalSetup: ["./test/setup/temp-folder.ts"],
+    // `npm run test:quick` runs the first project alone. A project's include and exclude add to the ones above.
+    projects: [
+      {
+        extends: true,
+        test: { name: "in-process", include: ["test/**/*.test.ts"], exclude: CHILD_FILES, isolate: false },
+      },
+      { extends: true, test: { name: "children", include: [...CHILD_FILES, "examples/**/*.eval.ts"] } },
+    ],
   },
 });
