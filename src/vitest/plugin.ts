@@ -22,12 +22,20 @@ export interface TooltraceVitePlugin {
   load(id: string): string | undefined;
   /** `tooltrace` and its other bridged entries, to their CommonJS build (see `cjs-bridges.ts`). */
   resolveId(id: string): string | undefined;
-  config(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[] } }): {
-    test: {
-      include: string[];
-      setupFiles?: string[];
-      provide: { tooltrace: TooltracePluginOptions };
-      watchTriggerPatterns: WatchTrigger[];
+  /**
+   * Vite's `config` hook, ordered first: Vitest 5 copies the test options its inline projects inherit
+   * (`projects: [{ extends: true }]`) before the other plugins' hooks run, which would leave them without
+   * tooltrace's setup file.
+   */
+  readonly config: {
+    readonly order: "pre";
+    handler(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[] } }): {
+      test: {
+        include: string[];
+        setupFiles?: string[];
+        provide: { tooltrace: TooltracePluginOptions };
+        watchTriggerPatterns: WatchTrigger[];
+      };
     };
   };
   /** Vitest hands the plugin its instance: the watch trigger reads which tests replayed which cassette; a reporter is added. */
@@ -124,28 +132,31 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
     // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.
-    config: (config) => {
-      root = config?.test?.root ?? config?.root ?? process.cwd();
-      // Before the user's setup files (Vite would append a returned list): the guards go in before any of the
-      // test's code runs, so a function a module takes from `node:child_process` is already guarded.
-      if (config !== undefined) {
-        const own = config.test?.setupFiles;
-        config.test = { ...config.test, setupFiles: [...setupFiles, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] };
-      }
-      return {
-        test: {
-          ...(config === undefined ? { setupFiles } : {}),
-          watchTriggerPatterns,
-          include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN] : [],
-          provide: {
-            tooltrace: Object.assign(provided, {
-              middleware: middleware.map((path) =>
-                isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
-              ),
-            }),
+    config: {
+      order: "pre",
+      handler: (config) => {
+        root = config?.test?.root ?? config?.root ?? process.cwd();
+        // Before the user's setup files (Vite would append a returned list): the guards go in before any of the
+        // test's code runs, so a function a module takes from `node:child_process` is already guarded.
+        if (config !== undefined) {
+          const own = config.test?.setupFiles;
+          config.test = { ...config.test, setupFiles: [...setupFiles, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] };
+        }
+        return {
+          test: {
+            ...(config === undefined ? { setupFiles } : {}),
+            watchTriggerPatterns,
+            include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN] : [],
+            provide: {
+              tooltrace: Object.assign(provided, {
+                middleware: middleware.map((path) =>
+                  isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
+                ),
+              }),
+            },
           },
-        },
-      };
+        };
+      },
     },
   };
 }

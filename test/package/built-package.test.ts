@@ -18,7 +18,7 @@ test("every documented entry point imports from the build", async () => {
     const agentsSdk = await import("tooltrace/agents-sdk");
     console.log(JSON.stringify({
       core: ["createSession", "mockModel", "StubConfigError"].every((name) => name in core),
-      setup: vitest.tooltrace().config().test.setupFiles[0],
+      setup: vitest.tooltrace().config.handler().test.setupFiles[0],
       matchers: Object.keys(matchers).sort(),
       aiSdk: typeof aiSdk.aiSdkAgent,
       wire: typeof wire.createLlmAnswer + typeof wire.serveOnLoopback,
