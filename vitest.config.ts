@@ -12,10 +12,17 @@ import { tooltraceAliases } from "./vitest.aliases.js";
  * That also keeps tooltrace honest under `--no-isolate`, which users set for the same reason.
  */
 const SLOW = /chromium|packageFile\("vitest"|vitest\.mjs|projectInstalled|runWithReport|"npm"|claudeCode\(|codex\(|opencode\(/;
+/**
+ * Files that need a worker of their own for another reason. Under Vitest 5 and msw 3 in a shared worker, one of
+ * concurrent.test.ts's SDK clients made a DNS query after its file ended (not understood yet; see issue 26's note).
+ */
+const OWN_WORKER = ["test/wire/concurrent.test.ts"];
 const CHILD_FILES = (readdirSync(join(import.meta.dirname, "test"), { recursive: true }) as string[])
   .map((file) => join("test", file).split("\\").join("/"))
   .filter((file) => file.endsWith(".test.ts") && !file.startsWith("test/compat/") && !file.startsWith("test/deps/"))
-  .filter((file) => file.startsWith("test/cli/") || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")));
+  .filter(
+    (file) => file.startsWith("test/cli/") || OWN_WORKER.includes(file) || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")),
+  );
 
 export default defineConfig({
   plugins: [tooltrace()],

@@ -29,7 +29,7 @@ export interface TooltraceVitePlugin {
    */
   readonly config: {
     readonly order: "pre";
-    handler(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[] } }): {
+    handler(config?: { root?: string; test?: { include?: unknown; root?: string; setupFiles?: string | string[]; projects?: unknown } }): {
       test: {
         include: string[];
         setupFiles?: string[];
@@ -131,7 +131,8 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       context.project?.provide?.("tooltrace", { ...provided });
     },
     // Vite merges a plugin's config into the user's by concatenating arrays: with no `include` of the user's,
-    // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it.
+    // the eval pattern joins Vitest's default; an explicit `include` is left as the user wrote it. A config that
+    // declares `projects` is left alone too: its projects inherit its patterns and add their own to them.
     config: {
       order: "pre",
       handler: (config) => {
@@ -146,7 +147,10 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
           test: {
             ...(config === undefined ? { setupFiles } : {}),
             watchTriggerPatterns,
-            include: config?.test?.include === undefined ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN] : [],
+            include:
+              config?.test?.include === undefined && config?.test?.projects === undefined
+                ? [VITEST_DEFAULT_INCLUDE, EVAL_PATTERN, YAML_EVAL_PATTERN]
+                : [],
             provide: {
               tooltrace: Object.assign(provided, {
                 middleware: middleware.map((path) =>
