@@ -153,9 +153,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
                 : [],
             provide: {
               tooltrace: Object.assign(provided, {
-                middleware: middleware.map((path) =>
-                  isAbsolute(path) ? path : resolve(config?.test?.root ?? config?.root ?? process.cwd(), path),
-                ),
+                middleware: middleware.map((path) => (isAbsolute(path) ? path : resolve(root, path))),
               }),
             },
           },
