@@ -13,8 +13,10 @@ import { tooltraceAliases } from "./vitest.aliases.js";
  */
 const SLOW = /chromium|packageFile\("vitest"|vitest\.mjs|projectInstalled|runWithReport|"npm"|claudeCode\(|codex\(|opencode\(/;
 /**
- * Files that need a worker of their own for another reason. Under Vitest 5 and msw 3 in a shared worker, one of
- * concurrent.test.ts's SDK clients made a DNS query after its file ended (not understood yet; see issue 26's note).
+ * Files that need a worker of their own for another reason. concurrent.test.ts closes its MSW wire mock in
+ * `afterAll`. Under msw 3, which mocks at the socket, the OpenAI SDK's streamed requests (aborted by the SDK once
+ * read) stay in undici's pool, and closing the mocked socket makes undici connect again for them: a real DNS
+ * query, refused, a few milliseconds after the file ended, which a shared worker reports as the next file's late call.
  */
 const OWN_WORKER = ["test/wire/concurrent.test.ts"];
 const CHILD_FILES = (readdirSync(join(import.meta.dirname, "test"), { recursive: true }) as string[])
