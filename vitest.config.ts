@@ -12,19 +12,10 @@ import { tooltraceAliases } from "./vitest.aliases.js";
  * That also keeps tooltrace honest under `--no-isolate`, which users set for the same reason.
  */
 const SLOW = /chromium|packageFile\("vitest"|vitest\.mjs|projectInstalled|runWithReport|"npm"|claudeCode\(|codex\(|opencode\(/;
-/**
- * Files that need a worker of their own for another reason. concurrent.test.ts closes its MSW wire mock in
- * `afterAll`. Under msw 3, which mocks at the socket, the OpenAI SDK's streamed requests (aborted by the SDK once
- * read) stay in undici's pool, and closing the mocked socket makes undici connect again for them: a real DNS
- * query, refused, a few milliseconds after the file ended, which a shared worker reports as the next file's late call.
- */
-const OWN_WORKER = ["test/wire/concurrent.test.ts"];
 const CHILD_FILES = (readdirSync(join(import.meta.dirname, "test"), { recursive: true }) as string[])
   .map((file) => join("test", file).split("\\").join("/"))
   .filter((file) => file.endsWith(".test.ts") && !file.startsWith("test/compat/") && !file.startsWith("test/deps/"))
-  .filter(
-    (file) => file.startsWith("test/cli/") || OWN_WORKER.includes(file) || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")),
-  );
+  .filter((file) => file.startsWith("test/cli/") || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")));
 
 export default defineConfig({
   plugins: [tooltrace()],

@@ -1,4 +1,4 @@
-import { syncBuiltinESMExports } from "node:module";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../base/errors.js";
@@ -7,7 +7,7 @@ import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
 import type { BypassEvents } from "./msw-passthrough.js";
 import { holdHttpCaught } from "../pipeline/http-catching.js";
-import { mswIsListening } from "../edges/msw-listening.js";
+import { mswEnds, mswIsListening } from "../edges/msw-listening.js";
 import { markMswFetch } from "../edges/fetch-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
@@ -52,6 +52,8 @@ const own = globalSingleton("ownMswServer", () => ({
   policy: "bypass" as string,
   users: 0,
   stop: () => undefined as undefined,
+  /** Ends a stopped server's interception now, when it has not ended yet (see `own.stop`). */
+  ending: undefined as (() => void) | undefined,
 }));
 
 /**
@@ -60,7 +62,10 @@ const own = globalSingleton("ownMswServer", () => ({
  * tooltrace keeps one MSW server per process: the first call starts it, with the wire handlers and an HTTP
  * catcher that traces every other request a session's turn makes (and refuses it in a strict session); a
  * later call adds its wire handlers to the same server, first in line, and its `close()` switches them
- * off. The server stops when the last one closes. Requests outside a turn go by `onUnhandledRequest`.
+ * off. The server stops when the last one closes; under msw 3 its interception ends on the next turn of the event
+ * loop, after what the clients' pools do at once (a connection made again for a request that just ended meets
+ * the mock).
+ * Requests outside a turn go by `onUnhandledRequest`.
  *
  * With `{ server }`, tooltrace joins your MSW server instead (see {@link LlmServerOptions.server}), and
  * `close()` switches its handlers off so requests fall through to yours.
@@ -84,6 +89,7 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
     own.server.use(...wire.handlers);
     return closeWithTest(shareOwn(wire));
   }
+  own.ending?.();
   if (mswIsListening()) {
     throw new TooltraceError(
       "another MSW server is already listening in this process, and two servers would intercept the same requests. " +
@@ -102,13 +108,34 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const release = holdInterception("own");
   own.server = server;
   own.policy = policy;
+  const atTheSocket = mocksAtTheSocket();
   own.stop = () => {
     own.server = undefined;
     release();
-    server.close();
-    syncBuiltinESMExports();
+    // msw 3 mocks at the socket, and a client's pool may be connecting again for a request that has just ended
+    // (undici does, for a stream the OpenAI SDK aborts once read). Interception ends once that has run, so the
+    // connection meets the mock, not the network (a DNS query the run would refuse, failing the test).
+    // New requests meanwhile are handled as after it: `mswEnds` hides it from the guards and catchers.
+    const ended = atTheSocket ? mswEnds() : () => undefined;
+    const end = () => {
+      clearImmediate(timer);
+      if (own.ending !== end) return;
+      own.ending = undefined;
+      server.close();
+      ended();
+      syncBuiltinESMExports();
+    };
+    const timer = atTheSocket ? setImmediate(end) : undefined;
+    own.ending = end;
+    if (!atTheSocket) end();
   };
   return closeWithTest(shareOwn(wire));
+}
+
+/** Whether the installed msw mocks at the socket (3 and later; msw 2 mocks `fetch` itself). */
+function mocksAtTheSocket(): boolean {
+  const { version } = createRequire(import.meta.url)("msw/package.json") as { version: string };
+  return Number(version.split(".")[0]) >= 3;
 }
 
 /** One user of tooltrace's own server: its handlers go off at `close()`, the server with the last user. */

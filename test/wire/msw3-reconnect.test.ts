@@ -1,0 +1,36 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import OpenAI from "openai";
+import { expect, test } from "vitest";
+import { createSession } from "tooltrace";
+import { startLlmServer } from "tooltrace/msw";
+
+/**
+ * msw 3 mocks at the socket. The OpenAI SDK aborts a stream once it has read it, and undici then connects again
+ * from its pool, a moment later. The wire mock closed right after the turn: that connection met the network (a
+ * DNS query for api.openai.com, refused, which failed the test). Under msw 2, which mocks `fetch`, no socket is made.
+ */
+test("closing the wire mock right after a streamed turn: undici's next connection meets the mock, nothing is refused", async () => {
+  const errors: string[] = [];
+  const onError = (message: unknown) => void errors.push(String((message as { error?: Error }).error?.message));
+  subscribe("undici:request:error", onError);
+  const llm = startLlmServer({ respond: "hi" });
+  try {
+    const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
+    const session = createSession({
+      agent: async () => {
+        const stream = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }], stream: true });
+        let text = "";
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+        return text;
+      },
+    });
+    const turn = await session.send("go");
+    expect(turn.text).toBe("hi");
+    llm.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors.filter((error) => error.includes("tooltrace"))).toEqual([]);
+  } finally {
+    llm.close();
+    unsubscribe("undici:request:error", onError);
+  }
+});
