@@ -12,3 +12,14 @@ export function globalSingleton<T>(name: string, create: () => T): T {
   }
   return value;
 }
+
+/** Adds one to a process-wide count (`counter[field]`); the returned release takes it away, once. */
+export function holdCount<K extends string>(counter: Record<K, number>, field: K): () => void {
+  counter[field] += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    counter[field] -= 1;
+  };
+}

@@ -1,4 +1,4 @@
-import { createRequire, syncBuiltinESMExports } from "node:module";
+import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../base/errors.js";
@@ -7,7 +7,7 @@ import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
 import type { BypassEvents } from "./msw-passthrough.js";
 import { holdHttpCaught } from "../pipeline/http-catching.js";
-import { mswEnds, mswIsListening } from "../edges/msw-listening.js";
+import { mswEnds, mswInterceptsSockets, mswIsListening } from "../edges/msw-listening.js";
 import { markMswFetch } from "../edges/fetch-guard.js";
 import { llmWire, type LlmWire, type LlmWireOptions } from "./msw-llm-wire.js";
 
@@ -108,34 +108,35 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const release = holdInterception("own");
   own.server = server;
   own.policy = policy;
-  const atTheSocket = mocksAtTheSocket();
+  // msw 3 answers at the socket (msw 2 patches `fetch` itself): known once it listens.
+  const atTheSocket = mswInterceptsSockets();
   own.stop = () => {
     own.server = undefined;
     release();
-    // msw 3 mocks at the socket, and a client's pool may be connecting again for a request that has just ended
-    // (undici does, for a stream the OpenAI SDK aborts once read). Interception ends once that has run, so the
-    // connection meets the mock, not the network (a DNS query the run would refuse, failing the test).
-    // New requests meanwhile are handled as after it: `mswEnds` hides it from the guards and catchers.
-    const ended = atTheSocket ? mswEnds() : () => undefined;
     const end = () => {
-      clearImmediate(timer);
-      if (own.ending !== end) return;
-      own.ending = undefined;
       server.close();
-      ended();
       syncBuiltinESMExports();
     };
-    const timer = atTheSocket ? setImmediate(end) : undefined;
-    own.ending = end;
-    if (!atTheSocket) end();
+    if (!atTheSocket) {
+      end();
+      return;
+    }
+    // A client's pool may be connecting again for a request that has just ended (undici does, for a stream the
+    // OpenAI SDK aborts once read). Interception ends once that has run, so the connection meets the mock, not
+    // the network (a DNS query the run would refuse, failing the test). New requests meanwhile are handled as
+    // after it: `mswEnds` hides the server from the guards and catchers.
+    const ended = mswEnds();
+    const finish = () => {
+      clearImmediate(timer);
+      if (own.ending !== finish) return;
+      own.ending = undefined;
+      end();
+      ended();
+    };
+    const timer = setImmediate(finish);
+    own.ending = finish;
   };
   return closeWithTest(shareOwn(wire));
-}
-
-/** Whether the installed msw mocks at the socket (3 and later; msw 2 mocks `fetch` itself). */
-function mocksAtTheSocket(): boolean {
-  const { version } = createRequire(import.meta.url)("msw/package.json") as { version: string };
-  return Number(version.split(".")[0]) >= 3;
 }
 
 /** One user of tooltrace's own server: its handlers go off at `close()`, the server with the last user. */

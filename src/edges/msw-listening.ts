@@ -1,4 +1,4 @@
-import { globalSingleton } from "../base/global-state.js";
+import { globalSingleton, holdCount } from "../base/global-state.js";
 
 /** tooltrace's own MSW servers that have closed and whose interception ends on the next turn of the event loop. */
 const ending = globalSingleton("mswEnding", () => ({ servers: 0 }));
@@ -26,11 +26,5 @@ export function mswInterceptsSockets(): boolean {
  * time (a connection made again for a request that just ended) still meets it. Returns the mark's removal.
  */
 export function mswEnds(): () => void {
-  ending.servers += 1;
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    ending.servers -= 1;
-  };
+  return holdCount(ending, "servers");
 }

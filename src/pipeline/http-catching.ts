@@ -1,4 +1,4 @@
-import { globalSingleton } from "../base/global-state.js";
+import { globalSingleton, holdCount } from "../base/global-state.js";
 
 interface Holder {
   /** False while the catcher it stands for cannot see requests (a joined server that stopped listening). */
@@ -40,13 +40,7 @@ const wire = globalSingleton("wireMock", () => ({ open: 0 }));
  * the returned function when it stops. A session given `llm` needs one, or its model calls go to the real API.
  */
 export function holdWireMock(): () => void {
-  wire.open += 1;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    wire.open -= 1;
-  };
+  return holdCount(wire, "open");
 }
 
 /** True while a wire mock answers LLM requests in this process. */
