@@ -12,10 +12,23 @@ import { tooltraceAliases } from "./vitest.aliases.js";
  * That also keeps tooltrace honest under `--no-isolate`, which users set for the same reason.
  */
 const SLOW = /chromium|packageFile\("vitest"|vitest\.mjs|projectInstalled|runWithReport|"npm"|claudeCode\(|codex\(|opencode\(/;
-const CHILD_FILES = (readdirSync(join(import.meta.dirname, "test"), { recursive: true }) as string[])
-  .map((file) => join("test", file).split("\\").join("/"))
-  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("test/compat/") && !file.startsWith("test/deps/"))
-  .filter((file) => file.startsWith("test/cli/") || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")));
+const CHILD_FILES = testFiles("test").filter(
+  (file) => file.startsWith("test/cli/") || SLOW.test(readFileSync(join(import.meta.dirname, file), "utf8")),
+);
+
+/**
+ * The suite's test files under `folder`, without descending into the compatibility projects' installs and
+ * copies (test/compat: some 150,000 files once `npm run test:matrix` ran, 1.5 s a walk, and Vitest loads this
+ * config three times), the tests' packages (test/deps) or any node_modules.
+ */
+function testFiles(folder: string): string[] {
+  return readdirSync(join(import.meta.dirname, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory())
+      return ["test/compat", "test/deps"].includes(path) || entry.name === "node_modules" ? [] : testFiles(path);
+    return entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
 
 export default defineConfig({
   plugins: [tooltrace()],
