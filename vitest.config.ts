@@ -24,8 +24,7 @@ const CHILD_FILES = testFiles("test").filter(
 function testFiles(folder: string): string[] {
   return readdirSync(join(import.meta.dirname, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory())
-      return ["test/compat", "test/deps"].includes(path) || entry.name === "node_modules" ? [] : testFiles(path);
+    if (entry.isDirectory()) return ["test/compat", "test/deps"].includes(path) || entry.name === "node_modules" ? [] : testFiles(path);
     return entry.name.endsWith(".test.ts") ? [path] : [];
   });
 }
@@ -45,8 +44,8 @@ export default defineConfig({
     // defaults (5 s, hooks 10 s) are for a quiet machine. A test that must fail fast says so itself.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // The run's own temporary folder, removed when it ends.
-    globalSetup: ["./test/setup/temp-folder.ts"],
+    // The run's own temporary folder, removed when it ends; dist/ built from the sources as they are.
+    globalSetup: ["./test/setup/temp-folder.ts", "./test/setup/built-package.ts"],
     // `npm run test:quick` runs the first project alone. A project's include and exclude add to the ones above.
     projects: [
       {

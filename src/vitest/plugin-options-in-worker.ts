@@ -26,12 +26,16 @@ export function readTestPath(vitest: VitestApi): string | undefined {
   return typeof path === "string" ? path : undefined;
 }
 
-/** Applies what the options ask of every session, loading each part only when it is asked for. */
-export async function applySharedOptions(options: TooltracePluginOptions): Promise<void> {
+/**
+ * Applies what the options ask of every session, loading each part only when it is asked for. The middleware
+ * modules are the user's (`./evals/middleware.ts`): `load` imports them as a test file would, through Vitest's
+ * module runner (Node's own `import()`, from the built package, cannot load TypeScript).
+ */
+export async function applySharedOptions(options: TooltracePluginOptions, load: (path: string) => Promise<unknown>): Promise<void> {
   const paths = typeof options.middleware === "string" ? [options.middleware] : (options.middleware ?? []);
   if (paths.length > 0) {
     const { useMiddleware } = await import("../middleware/shared-middleware.js");
-    useMiddleware(await loadMiddleware(paths));
+    useMiddleware(await loadMiddleware(paths, load));
   }
   if (options.http !== undefined) {
     const { useHttpMocks } = await import("../http-mocks/shared-http-mocks.js");
@@ -40,10 +44,10 @@ export async function applySharedOptions(options: TooltracePluginOptions): Promi
 }
 
 /** The middleware the plugin's `middleware` modules export by default (an array, or one). */
-async function loadMiddleware(paths: readonly string[]): Promise<Middleware[]> {
+async function loadMiddleware(paths: readonly string[], load: (path: string) => Promise<unknown>): Promise<Middleware[]> {
   const lists = await Promise.all(
     paths.map(async (path) => {
-      const exported = ((await import(/* @vite-ignore */ path)) as { default?: unknown }).default;
+      const exported = ((await load(path)) as { default?: unknown }).default;
       if (exported === undefined)
         throw usageError(`tooltrace({ middleware }): ${path} has no default export; export default [yourMiddleware].`);
       return (Array.isArray(exported) ? exported : [exported]) as Middleware[];

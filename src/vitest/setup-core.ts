@@ -29,7 +29,7 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   runFlags.verbose = options.verbose === true;
   startGuards(options);
   vitest.expect.extend(matchers ?? lazyMatchers());
-  await applySharedOptions(options);
+  await applySharedOptions(options, (path) => vitest.vi.importActual(path));
   useCassetteMode(options.cassette);
   resetCassetteWriters();
   setPluginStrict(options.strict);

@@ -8,6 +8,8 @@ export interface VitestApi {
   onTestFinished(fn: (context: { task: object }) => unknown): void;
   /** Vitest 4.1 and later. */
   readonly aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: object }) => Promise<void>) => void;
+  /** Imports a module through Vitest's module runner (TypeScript, the config's aliases), as a test file would. */
+  readonly vi: { importActual(path: string): Promise<unknown> };
   /** Vitest 4 and later: the running test. */
   readonly TestRunner?: { getCurrentTest?(): object | undefined };
 }
