@@ -1,8 +1,8 @@
-// `npm test`: the lint, the build and the browser check, at once; then the suite (`vitest run`, with the
-// arguments given to `npm test --`), while the type-check runs beside it. On two cores the type-check's 20 s
-// (from scratch, as in CI) had the machine to itself before the suite started; beside the suite it costs a
-// share of the cores instead. Each step's output is printed whole when it ends (the type-check's after the
-// suite's report); any failure fails `npm test` with its output.
+// `npm test`: the lint and the browser check, at once; then the suite (`vitest run`, with the arguments given
+// to `npm test --`; its global setup builds dist/ when the sources changed), while the type-check runs beside
+// it. On two cores the type-check's 20 s (from scratch, as in CI) had the machine to itself before the suite
+// started; beside the suite it costs a share of the cores instead. Each step's output is printed whole when it
+// ends (the type-check's after the suite's report); any failure fails `npm test` with its output.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
@@ -10,7 +10,6 @@ const root = join(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const before = [
   ["biome check .", bin("biome"), ["check", "."]],
-  ["build", process.execPath, [join(root, "scripts", "build.mjs")]],
   ["chromium", process.execPath, [join(root, "scripts", "ensure-chromium.mjs")]],
 ];
 // Incremental: a contributor's next run checks again only what changed since the last (CI starts without it).

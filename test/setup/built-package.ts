@@ -4,7 +4,7 @@ import { join } from "node:path";
 /**
  * dist/ built from the sources as they are now, before any test runs: the fixture projects load the built
  * package as a user's project does, and some tests start its CLI. Does nothing when dist/ is already built from
- * these sources (`npm test` built it before the suite); after an edit, a run of one file rebuilds it first.
+ * these sources (as after `npm install`); after an edit, `npm test` or a run of one file rebuilds it first.
  */
 export default function setup(): void {
   // Once a run (Vitest runs a global setup for each project), and only for this checkout's dist/.
