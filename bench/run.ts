@@ -1,4 +1,5 @@
 import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
+import { coldEval, reportColdEval } from "./cold-eval.js";
 import { firstCall, reportFirstCall } from "./first-call.js";
 import { perFile, reportPerFile } from "./per-file.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
@@ -23,6 +24,8 @@ const memory = await sessionMemory();
 console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap`);
 console.log(`${memory.validators} (the compiled-match caches are bounded)\n`);
 console.log(reportModelTurn(await modelTurn()));
+console.log();
+console.log(reportColdEval(await coldEval()));
 console.log();
 console.log(reportWireCompletion(await wireCompletion()));
 console.log();
