@@ -10,7 +10,7 @@ import { median, ratioWithSpread, withSpread } from "./stats.js";
 /**
  * The 1,000-eval suite's eval (two turns, five scripted model calls, two tools, two stub rules, six matchers) in
  * a fresh process, as a Vitest fork runs a test file's first tests: the cost per eval while the code is cold
- * (the first 50, what a file of the suite runs) and once it is warm (after 1,000), tooltrace against the same
+ * (the first 50, what a file of the suite runs) and once it is warm (evals 500 to 1,000), tooltrace against the same
  * eval on `MockLanguageModelV3` with plain `expect`. Vitest's `expect` is built the way Vitest builds it (chai
  * with `@vitest/expect`'s plugins), so tooltrace's matchers pay what `expect.extend` costs them in a test.
  */
