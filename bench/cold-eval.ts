@@ -18,13 +18,17 @@ const COLD = 50;
 const WARM = 1_000;
 const SAMPLES = 6;
 
-chai.use(JestExtend);
-chai.use(JestChaiExpect);
-chai.use(JestAsymmetricMatchers);
 const expect = ((value: unknown, message?: string) => chai.expect(value, message)) as unknown as ExpectStatic;
-Object.assign(expect, chai.expect);
-(globalThis as Record<symbol, unknown>)[GLOBAL_EXPECT] = expect;
-setState({ assertionCalls: 0, isExpectingAssertions: false, testPath: "cold-eval", currentTestName: "eval" }, expect);
+
+/** Vitest's `expect`, put together as Vitest does it: only in a sample's process, never in the bench's own. */
+function installExpect(): void {
+  chai.use(JestExtend);
+  chai.use(JestChaiExpect);
+  chai.use(JestAsymmetricMatchers);
+  Object.assign(expect, chai.expect);
+  (globalThis as Record<symbol, unknown>)[GLOBAL_EXPECT] = expect;
+  setState({ assertionCalls: 0, isExpectingAssertions: false, testPath: "cold-eval", currentTestName: "eval" }, expect);
+}
 
 type Service = { list(status: string): Promise<object>; complete(id: string): Promise<object> };
 const createTools = (service: Service) => ({
@@ -179,6 +183,7 @@ export function reportColdEval(result: Awaited<ReturnType<typeof coldEval>>): st
 // A sample: `node cold-eval.js ours|baseline` prints the milliseconds per eval, cold and warm, as JSON.
 const variant = process.argv[2];
 if (process.argv[1] === import.meta.filename && (variant === "ours" || variant === "baseline")) {
+  installExpect();
   const tooltrace = variant === "ours" ? await loadTooltrace() : undefined;
   const run = (n: number) => (tooltrace ? tooltraceEval(n, tooltrace) : bareEval(n));
   const elapsed = async (from: number, to: number) => {
