@@ -1,3 +1,4 @@
+import { throughExit } from "./lib/through-exit.js";
 import { toHaveAtMostToolCalls } from "./to-have-at-most-tool-calls.js";
 import { toHaveCalledTool } from "./to-have-called-tool.js";
 import { toHaveFailedAction } from "./to-have-failed-action.js";
@@ -17,8 +18,8 @@ import { toHaveGivenUpCleanly } from "./to-have-given-up-cleanly.js";
 import { toSatisfyJudge } from "./to-satisfy-judge.js";
 import { toMatchInlineTraceSnapshot, toMatchTraceSnapshot } from "./to-match-trace-snapshot.js";
 
-/** Every tooltrace matcher, ready for `expect.extend(matchers)`. */
-export const matchers = {
+/** Every tooltrace matcher, ready for `expect.extend(matchers)`: each result through the exit that redacts it. */
+export const matchers = throughExit({
   toHaveCalledTool,
   toHaveToolOrder,
   toHaveFailedAction,
@@ -38,4 +39,4 @@ export const matchers = {
   toSatisfyJudge,
   toMatchTraceSnapshot,
   toMatchInlineTraceSnapshot,
-};
+});

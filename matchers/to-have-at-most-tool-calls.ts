@@ -1,7 +1,7 @@
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** The agent made at most `max` tool calls (of the named tool, when given). */
 export function toHaveAtMostToolCalls(this: MatcherContext, received: unknown, max: number, tool?: string): MatcherResult {

@@ -4,7 +4,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, report } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** Options of `toHaveCalledTool`. */
 export interface CalledToolOptions {

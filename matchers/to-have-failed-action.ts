@@ -3,7 +3,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** Options of `toHaveFailedAction`. */
 export interface FailedActionOptions {

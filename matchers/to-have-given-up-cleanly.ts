@@ -1,4 +1,4 @@
-import { oneLine } from "../src/base/excerpt.js";
+import { oneLine } from "../src/exits/excerpt.js";
 import { faultOutcomes, faultsSection, unfinished } from "./lib/faults.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";

@@ -1,8 +1,8 @@
-import { compactJson } from "../src/base/excerpt.js";
+import { compactJson } from "../src/exits/excerpt.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
-import { TooltraceError, usageError, message } from "../src/base/errors.js";
+import { TooltraceError, usageError } from "../src/exits/errors.js";
 
 /**
  * What the agent said to the user (its final text and the `assistantTexts` it returned, in the turn or in any

@@ -2,7 +2,7 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection, offeredTools } from "./lib/model-calls.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** Some model call of the turn (or session) was offered the tool. */
 export function toHaveOfferedTool(this: MatcherContext, received: unknown, name: string): MatcherResult {

@@ -6,9 +6,9 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { matchValue } from "./lib/match-value.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, reportSections } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
-/** Options of {@link toHaveRequested}. */
+/** Options of `toHaveRequested`. */
 export interface RequestedOptions {
   /** The HTTP method (any case). */
   readonly method?: string;

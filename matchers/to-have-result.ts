@@ -2,7 +2,7 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { matchValue } from "./lib/match-value.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { diffSection, reportSections } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /**
  * A middleware's `afterEval` kept a result under `name` (in the turn, or in some turn of a session), matching

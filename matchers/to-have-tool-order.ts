@@ -3,7 +3,7 @@ import { describeExpected, matchValue } from "./lib/match-value.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, notATrace, readTrace } from "./lib/read-trace.js";
 import { report } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** One expected step of `toHaveToolOrder`: a tool name, or a name with an input to match. */
 export type ToolOrderEntry = string | { readonly tool: string; readonly input?: unknown };

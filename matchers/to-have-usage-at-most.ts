@@ -4,7 +4,7 @@ import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { modelCallsSection } from "./lib/model-calls.js";
 import { notATrace, readTrace } from "./lib/read-trace.js";
 import { reportSections } from "./lib/report.js";
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 
 /** A token budget: a number limits `totalTokens`; an object limits each count it names. */
 export type UsageLimit = number | Partial<Usage>;

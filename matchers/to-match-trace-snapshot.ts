@@ -1,4 +1,5 @@
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
+import { outValue } from "../src/exits/out.js";
 import { diffTraceSnapshots } from "../src/trace/trace-snapshot-diff.js";
 import { traceSnapshot, type TraceSnapshot, type TraceSnapshotOptions } from "../src/trace/trace-snapshot.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
@@ -7,7 +8,7 @@ import { reportSections } from "./lib/report.js";
 
 export type { TraceSnapshotOptions };
 
-/** Options of {@link toMatchTraceSnapshot}: what the snapshot keeps, and a hint for several snapshots in one test. */
+/** Options of `toMatchTraceSnapshot`: what the snapshot keeps, and a hint for several snapshots in one test. */
 export interface TraceSnapshotMatcherOptions extends TraceSnapshotOptions {
   readonly hint?: string;
 }
@@ -86,7 +87,8 @@ function matchTraceSnapshot(
       "use toMatchTraceSnapshot() (the snapshot file), or upgrade Vitest.",
     );
   const { hint, ...keep } = options;
-  const snapshot = traceSnapshot(trace.turns, keep);
+  // What the runner writes into the snapshot file, committed with the tests: redacted.
+  const snapshot = outValue("snapshot", traceSnapshot(trace.turns, keep));
   const name = context.currentTestName ?? "";
   // Vitest names a hinted snapshot `test > hint`, Jest `test: hint`.
   const testName = hint === undefined ? name : `${name}${vitest ? " > " : ": "}${hint}`;

@@ -1,5 +1,5 @@
-import { usageError } from "../src/base/errors.js";
-import { excerpt } from "../src/base/excerpt.js";
+import { usageError } from "../src/exits/errors.js";
+import { excerpt } from "../src/exits/excerpt.js";
 import { describeDifference } from "../src/trace/json-diff.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";
 import { checkToolName, readTrace } from "./lib/read-trace.js";
@@ -19,7 +19,7 @@ import {
 
 export type { ArgumentsMode, TrajectoryOrder, TrajectoryStep };
 
-/** Options of {@link toMatchTrajectory}. */
+/** Options of `toMatchTrajectory`. */
 export interface TrajectoryOptions {
   /** Default `strict`: the same steps in the same order. See {@link TrajectoryOrder}. */
   readonly order?: TrajectoryOrder;

@@ -1,4 +1,4 @@
-import { usageError } from "../src/base/errors.js";
+import { usageError } from "../src/exits/errors.js";
 import { addScore } from "../src/trace/scores.js";
 import type { Judge, JudgeOptions } from "./lib/judge.js";
 import type { MatcherContext, MatcherResult } from "./lib/matcher-context.js";

@@ -7,9 +7,10 @@ import { dirname, join, relative, resolve } from "node:path";
 /** Each folder's place, lowest first. */
 export const LAYERS = [
   ["src/base"],
+  ["src/secrets"],
+  ["src/exits"],
   ["src/trace"],
   ["src/faults"],
-  ["src/secrets"],
   ["src/stubs"],
   ["src/http-mocks"],
   ["src/model"],
@@ -73,8 +74,39 @@ export function uphillImports(root) {
   return found;
 }
 
+/**
+ * What writes a file or prints, by its call. Only src/exits may: everything else hands its bytes to an exit
+ * there, which redacts and escapes them (src/exits/registry.ts lists each one).
+ */
+const BYPASSES = [
+  [/\b(?:writeFileSync|appendFileSync|writeSync|writevSync|createWriteStream)\b/, "writes a file"],
+  [/\b(?:writeFile|appendFile)\s*\(/, "writes a file"],
+  [/\bwriteAtomically\b/, "writes a file"],
+  [/\bprocess\.(?:stdout|stderr)\.write\b/, "prints"],
+  [/\bconsole\.(?:log|warn|error|info|debug|trace)\b/, "prints"],
+];
+
+/** Every file outside src/exits that writes a file or prints, with the line: `file:line: what`. */
+export function exitsBypassed(root) {
+  const files = [...walk(join(root, "src")), ...walk(join(root, "matchers"))];
+  const found = [];
+  for (const file of files) {
+    const from = relative(root, file);
+    if (from.startsWith("src/exits/") || from.endsWith(".d.ts")) continue;
+    const lines = readFileSync(file, "utf8").split("\n");
+    for (const [index, line] of lines.entries()) {
+      const code = line.replace(/\/\/.*$/, "").replace(/^\s*(?:\/\*\*?|\*).*$/, "");
+      for (const [pattern, what] of BYPASSES) if (pattern.test(code)) found.push(`${from}:${index + 1}: ${what} outside src/exits`);
+      // What a test hands its reporters (task.meta) is runner-bound: an assignment to it goes through outValue.
+      if (/\.meta(?:\??\.\w+|\[[^\]]+\])+\)?\s*(?:\?\?)?=(?![=>])/.test(code) && !code.includes("outValue("))
+        found.push(`${from}:${index + 1}: sets task.meta outside outValue`);
+    }
+  }
+  return found;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = uphillImports(process.cwd());
-  console.log(found.length === 0 ? "every import runs downhill" : found.join("\n"));
+  const found = [...uphillImports(process.cwd()), ...exitsBypassed(process.cwd())];
+  console.log(found.length === 0 ? "every import runs downhill, and every byte leaves through src/exits" : found.join("\n"));
   process.exitCode = found.length === 0 ? 0 : 1;
 }

@@ -51,7 +51,7 @@ export type {
 } from "./trace/types.js";
 export { TRACE_FORMAT_VERSION, turnToJson, turnsToJson, type TurnJson } from "./trace/turn-json.js";
 export type { OfferedToolJson } from "./trace/request-json.js";
-export { toJsonValue } from "./trace/json-value.js";
+export { toJsonValue } from "./base/json-value.js";
 export {
   traceSnapshot,
   traceSnapshotText,
@@ -64,7 +64,7 @@ export { diffTraceSnapshots } from "./trace/trace-snapshot-diff.js";
 export { jsonDifferences, describeDifference, type JsonDifference } from "./trace/json-diff.js";
 export { formatToolCall, formatToolCalls, formatHttpCall } from "./trace/format.js";
 export type { Step, StepContext, Terminal, TerminalProgress } from "./pipeline/types.js";
-export { StubConfigError, TooltraceError, type ConfigErrorLocation } from "./base/errors.js";
+export { StubConfigError, TooltraceError, type ConfigErrorLocation } from "./exits/errors.js";
 export type { RedactOptions } from "./secrets/redactor.js";
 export type { ResolvedReply } from "./model/types.js";
 export { createResponder, type Responder } from "./model/index.js";

@@ -1,6 +1,6 @@
 /** A call count expectation: a number is exact, a function is a predicate. */
 export type CountExpectation = number | ((count: number) => boolean);
-import { usageError } from "../../src/base/errors.js";
+import { usageError } from "../../src/exits/errors.js";
 
 /** Checks `count` and throws a TypeError naming the matcher when it is neither a number nor a function. */
 export function checkCount(matcher: string, count: unknown): CountExpectation | undefined {

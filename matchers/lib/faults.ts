@@ -1,4 +1,4 @@
-import { oneLine } from "../../src/base/excerpt.js";
+import { oneLine } from "../../src/exits/excerpt.js";
 import { formatSource } from "../../src/trace/format.js";
 import type { Interaction, Turn } from "../../src/trace/types.js";
 

@@ -1,4 +1,4 @@
-import { usageError } from "../../src/base/errors.js";
+import { usageError } from "../../src/exits/errors.js";
 import type { MatcherContext } from "./matcher-context.js";
 
 /** A custom equality tester, as Vitest's and Jest's `equals` take them. */

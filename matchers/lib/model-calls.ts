@@ -1,4 +1,4 @@
-import { compactJson, oneLine } from "../../src/base/excerpt.js";
+import { compactJson, oneLine } from "../../src/exits/excerpt.js";
 import type { ModelCall, Turn } from "../../src/trace/types.js";
 
 /** The "Model calls:" section of a failure message: the turns' model calls, numbered. */

@@ -1,7 +1,7 @@
 import { suggestName } from "../../src/stubs/suggest.js";
 import type { ToolCall, Turn } from "../../src/trace/types.js";
 import { offeredTools } from "./model-calls.js";
-import { message, TooltraceError } from "../../src/base/errors.js";
+import { TooltraceError } from "../../src/exits/errors.js";
 
 /** What a matcher reads from whatever it was given. */
 export interface TraceView {

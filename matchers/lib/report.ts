@@ -1,5 +1,5 @@
-import { noWorkflowCommands } from "../../src/base/excerpt.js";
-import { redactReportText } from "../../src/secrets/report-redaction.js";
+import { noWorkflowCommands } from "../../src/exits/excerpt.js";
+import { redactReportText } from "../../src/exits/redact.js";
 import { formatToolCalls } from "../../src/trace/format.js";
 import type { ToolCall } from "../../src/trace/types.js";
 import { hint, type MatcherContext } from "./matcher-context.js";

@@ -1,6 +1,6 @@
 import { urlMatches } from "../../src/http-mocks/url-pattern.js";
-import { compactJson } from "../../src/base/excerpt.js";
-import { usageError } from "../../src/base/errors.js";
+import { compactJson } from "../../src/exits/excerpt.js";
+import { usageError } from "../../src/exits/errors.js";
 import { jsonDifferences, type JsonDifference } from "../../src/trace/json-diff.js";
 import type { HttpCall, InteractionStatus, ModelCall, ToolCall, Turn } from "../../src/trace/types.js";
 import type { MatcherContext } from "./matcher-context.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { lazyRequire } from "../base/lazy-require.js";
-import { PREFIX, StubConfigError } from "../base/errors.js";
+import { PREFIX, StubConfigError } from "../exits/errors.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import type { ToolStub } from "../stubs/types.js";
 

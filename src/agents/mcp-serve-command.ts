@@ -1,3 +1,4 @@
+import { printOut } from "../exits/out.js";
 import { answerFromRules, answerThroughBridge } from "./mcp-answer.js";
 import { readMcpServeFile } from "./mcp-definitions.js";
 import { type ServedMcp, serveMcpHttp, serveMcpStdio } from "./mcp-serve.js";
@@ -15,6 +16,6 @@ export async function mcpServeCommand(file: string, flags: readonly string[]): P
   const http = flags.find((flag) => flag === "--http" || flag.startsWith("--http="));
   if (http === undefined) return serveMcpStdio(served.tools, answer);
   const server = await serveMcpHttp(served.tools, answer, http === "--http" ? 0 : Number(http.slice("--http=".length)));
-  process.stdout.write(`${server.url}\n`);
+  printOut("command output", String(server.url), "stdout");
   return server;
 }

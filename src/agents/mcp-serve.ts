@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { message } from "../base/errors.js";
-import { withPeer } from "../base/optional-peer.js";
+import { message } from "../exits/errors.js";
+import { withPeer } from "../exits/optional-peer.js";
 import { mcpCallTool } from "../catchers/call-shapes.js";
 import type { McpCallAnswerer } from "./mcp-answer.js";
 import type { McpToolDefinition } from "./mcp-definitions.js";

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TooltraceError, usageError } from "../base/errors.js";
+import { TooltraceError, usageError } from "../exits/errors.js";
+import { writePrivate } from "../exits/out.js";
 import { packageRoot } from "../base/package-root.js";
 import { resolveRoute } from "../catchers/routes.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
@@ -100,8 +101,9 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
   };
   const http = await serveMcpHttp(options.tools, answer);
   const bridge = await serveBridge(answer);
-  const file = join(mkdtempSync(join(tmpdir(), "tooltrace-mcp-")), "tools.json");
-  writeFileSync(file, JSON.stringify({ tools: options.tools }));
+  const folder = mkdtempSync(join(tmpdir(), "tooltrace-mcp-"));
+  const file = join(folder, "tools.json");
+  writePrivate("mcp definitions", file, JSON.stringify({ tools: options.tools }));
   const command = process.execPath;
   const args = [join(packageRoot(), "dist", "bin.js"), "mcp", "serve", file];
   const env = { TOOLTRACE_MCP_BRIDGE: bridge.url };
@@ -117,6 +119,7 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
     }),
     close: async () => {
       await Promise.all([http.close(), bridge.close()]);
+      rmSync(folder, { recursive: true, force: true });
     },
   };
 }

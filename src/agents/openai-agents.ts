@@ -4,7 +4,7 @@ import type { TurnContext } from "../pipeline/caught.js";
 import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";
 import type { Agent } from "../session/types.js";
 import type { Mutable } from "../trace/records.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 
 /** An agent as the SDK's runner takes it. */
 export type AgentsSdkRunnable = AgentsSdkAgent<unknown, "text">;

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { message, StubConfigError } from "../base/errors.js";
+import { message, StubConfigError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import type { CassetteMode, CassetteOptions } from "./types.js";
 import type { CassetteWriter } from "./writers.js";
 import { rerecordCommand } from "./rerecord.js";
 import { noteForCheck } from "./stale.js";
+import { printOut } from "../exits/out.js";
 
 const MODES: readonly CassetteMode[] = ["record", "replay", "auto", "off"];
 const defaults = globalSingleton("cassetteDefaults", () => ({ mode: undefined as CassetteMode | undefined }));
@@ -30,7 +31,8 @@ export function resolveCassette(
   const env = envMode();
   const mode = (own === "auto" ? env : undefined) ?? own ?? env ?? defaults.mode ?? "off";
   if (env === "record" && mode !== "record")
-    console.warn(
+    printOut(
+      "console",
       message(
         `TOOLTRACE_CASSETTE=record does not apply to ${writer.description}: its cassette mode is ${JSON.stringify(mode)}. Set \`cassette: { mode: "auto" }\` (or drop its mode) to record it from the command line.`,
       ),

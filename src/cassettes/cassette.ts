@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError } from "../exits/errors.js";
 import { Redactor } from "../secrets/redactor.js";
-import { writeAtomically } from "./atomic-write.js";
+import { writeCassette } from "../exits/out.js";
 import { resolveCassette } from "./cassette-mode.js";
 import { rerecordCommand } from "./rerecord.js";
 import { type StalePolicy, stalePolicy } from "./stale.js";
@@ -137,7 +137,7 @@ export class Cassette {
       http: sortedRecord(this.http),
       ...(llm.length > 0 ? { llm } : {}),
     };
-    writeAtomically(this.path, `${JSON.stringify(this.redactor.checked(file), null, 2)}\n`);
+    writeCassette(this.path, file, this.redactor);
   }
 
   private load(): void {

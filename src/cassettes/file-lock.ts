@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lazyRequire } from "../base/lazy-require.js";
+import { writePrivate } from "../exits/out.js";
 
 const crypto = lazyRequire<typeof import("node:crypto")>("node:crypto");
 const workerThreads = lazyRequire<typeof import("node:worker_threads")>("node:worker_threads");
@@ -28,9 +29,7 @@ export function claimAcrossRun(path: string, holder: Omit<LockHolder, "run">): L
   const mine: LockHolder = { ...holder, run: runProcess() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, JSON.stringify(mine));
-      closeSync(fd);
+      writePrivate("run locks", lock, JSON.stringify(mine), { exclusive: true });
       releasedAtExit();
       return undefined;
     } catch (error) {

@@ -1,6 +1,6 @@
-import { appendFileSync } from "node:fs";
-import { message, StubConfigError } from "../base/errors.js";
+import { message, StubConfigError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
+import { appendOut, printOut } from "../exits/out.js";
 
 /** What replay does with an entry recorded for a request the code no longer sends: warn (default) or fail the test. */
 export type StalePolicy = "warn" | "error";
@@ -52,11 +52,11 @@ export function reportStale(stale: StaleEntry, policy: StalePolicy, violation: (
   const key = `${stale.cassette}\n${stale.entry}`;
   if (warned.has(key)) return;
   warned.add(key);
-  console.warn(staleMessage(stale));
+  printOut("console", staleMessage(stale));
 }
 
 /** Writes a stale entry (or a replay refused for a changed request) to the check's report, when a check runs. */
 export function noteForCheck(stale: StaleEntry): void {
   const report = process.env.TOOLTRACE_STALE_REPORT;
-  if (report !== undefined && report !== "") appendFileSync(report, `${JSON.stringify(stale)}\n`);
+  if (report !== undefined && report !== "") appendOut("stale report", report, `${JSON.stringify(stale)}\n`);
 }

@@ -1,4 +1,4 @@
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { claimAcrossRun } from "./file-lock.js";
 

@@ -1,5 +1,5 @@
 import { types } from "node:util";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError } from "../exits/errors.js";
 import type { ExecutorHandle } from "../pipeline/caught.js";
 import type { ToolDirectory, ToolIdentity, ToolTraits } from "../pipeline/tool-directory.js";
 import { qualify, samePath, splitPath } from "../trace/paths.js";

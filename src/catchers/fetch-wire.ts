@@ -1,6 +1,6 @@
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
-import { isLoopback } from "../base/hosts.js";
+import { isLoopback } from "../pipeline/hosts.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
 import { mswInterceptsSockets } from "../edges/msw-listening.js";

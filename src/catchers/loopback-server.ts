@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { holdWireMock } from "../pipeline/http-catching.js";
 import type { AddressInfo } from "node:net";
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import { type WireReply, type WireRequest, WireNetworkError, wireAnswerOf } from "../wire/wire-http.js";
 
 /** A `node:http` server on 127.0.0.1 serving a fetch-style handler. */

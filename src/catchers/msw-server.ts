@@ -1,7 +1,7 @@
 import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";

@@ -1,4 +1,4 @@
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";
 import { splitPath } from "../trace/paths.js";
 

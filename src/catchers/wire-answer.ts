@@ -1,5 +1,5 @@
-import { message } from "../base/errors.js";
-import { excerpt } from "../base/excerpt.js";
+import { message } from "../exits/errors.js";
+import { excerpt } from "../exits/excerpt.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { TurnContext } from "../pipeline/caught.js";

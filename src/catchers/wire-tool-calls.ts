@@ -3,7 +3,7 @@ import { settle } from "../base/settle.js";
 import type { Terminal } from "../pipeline/types.js";
 import { requestView } from "../model/request-view.js";
 import type { MockModelMessage, MockModelRequest, MockModelToolResult, ResolvedReply } from "../model/types.js";
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import type { HiddenRoundEdit, WireEdits } from "../wire/request-edits.js";
 import type { Outcome, WireCall } from "./wire-call.js";
 import { editsOf } from "./wire-edits.js";

@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { MockModelRequest, ResolvedReply } from "../model/types.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DecodedRequest, WireCodec } from "../wire/codec.js";

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Agent } from "../session/types.js";
 import { cliAgent, type CliAgentOptions } from "./cli-agent.js";
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 
 /** Options of {@link claudeCode}. */
 export interface ClaudeCodeOptions extends CliAgentOptions {

@@ -1,14 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { markWireAgent } from "../catchers/wire-agent.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { serveOnLoopback } from "../catchers/loopback-server.js";
-import { message, TooltraceError } from "../base/errors.js";
+import { message, TooltraceError } from "../exits/errors.js";
 import type { Agent } from "../session/types.js";
 import { createAgentProcessAnswer } from "../catchers/wire-answer.js";
 import { WireToolCalls } from "../catchers/wire-tool-calls.js";
 import { runProcess } from "./run-process.js";
+import { printOut, writePrivate } from "../exits/out.js";
 
 /** Where one run of a CLI happens: its working folder and its own home. */
 export interface CliRunFolders {
@@ -84,8 +85,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
     const server = await serveOnLoopback((request) => (stopped ? Promise.resolve(stoppedReply(spec.name)) : answer.answer(request)));
     try {
       for (const [path, text] of Object.entries(spec.files?.(server.url) ?? {})) {
-        mkdirSync(dirname(join(folders.home, path)), { recursive: true });
-        writeFileSync(join(folders.home, path), text);
+        writePrivate("cli agent files", join(folders.home, path), text);
       }
       await options.setup?.(folders);
       const env = {
@@ -111,7 +111,7 @@ export function cliAgent(spec: CliSpec, options: CliAgentOptions = {}): Agent<ne
       signal.removeEventListener("abort", stop);
       wireTools.abandon(`${spec.name} ended before it sent this call's result`);
       await server.close();
-      if (options.keep) console.warn(message(`${spec.name}: kept the scratch folder ${root}`));
+      if (options.keep) printOut("console", message(`${spec.name}: kept the scratch folder ${root}`));
       else rmSync(root, { recursive: true, force: true });
     }
   };

@@ -1,6 +1,6 @@
 import { sep } from "node:path";
 import { globalSingleton } from "../base/global-state.js";
-import { hostAllowed, type HostRule, isLoopback, urlAllowed } from "../base/hosts.js";
+import { hostAllowed, type HostRule, isLoopback, urlAllowed } from "../pipeline/hosts.js";
 import { isOwnNetwork } from "../base/own-network.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { type EdgePolicy, openEdgeGuards } from "../pipeline/edge-policy.js";

@@ -1,4 +1,4 @@
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import { openEdgeGuards } from "../pipeline/edge-policy.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 

@@ -1,6 +1,6 @@
 import { relative, sep } from "node:path";
 import { captureUserFrame } from "../base/call-site.js";
-import { oneLine } from "../base/excerpt.js";
+import { oneLine } from "../exits/excerpt.js";
 import type { EdgeTarget } from "./edge-decision.js";
 
 /** The providers' API hosts, named in a refusal: a request to one is a model call the test did not script. */

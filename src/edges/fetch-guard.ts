@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { captureUserFrame } from "../base/call-site.js";
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { isOwnNetwork } from "../base/own-network.js";
 import {
@@ -16,6 +16,7 @@ import { refuseAtEdge } from "./edge-decision.js";
 import { edgeError } from "./edge-error.js";
 import { mswInterceptsSockets, mswIsListening } from "./msw-listening.js";
 import { handedBelow, whenSettled } from "./requests-below.js";
+import { printOut } from "../exits/out.js";
 
 /** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -81,7 +82,8 @@ export function installFetchGuard(): boolean {
   if (original === undefined || typeof original.dispatch !== "function") {
     if (!state.warned) {
       state.warned = true;
-      console.warn(
+      printOut(
+        "console",
         message(
           "the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): a client that kept `fetch` from before tooltrace's MSW server started is refused only at the socket.",
         ),

@@ -1,5 +1,5 @@
 import { globalSingleton } from "../base/global-state.js";
-import type { HostRule } from "../base/hosts.js";
+import type { HostRule } from "../pipeline/hosts.js";
 
 /**
  * The run's network outside strict sessions. Hermetic (the plugin's default): nothing leaves the machine

@@ -1,6 +1,6 @@
 import type { Server } from "node:net";
 import { resolve } from "node:path";
-import { isLoopback } from "../base/hosts.js";
+import { isLoopback } from "../pipeline/hosts.js";
 
 interface HandleSource {
   _getActiveHandles?: () => unknown[];

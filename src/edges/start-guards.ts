@@ -1,4 +1,4 @@
-import { parseHostRules } from "../base/hosts.js";
+import { parseHostRules } from "../pipeline/hosts.js";
 import { installEdgeGuards } from "./edge-guards.js";
 import { guardFetchLazily } from "./fetch-guard.js";
 import { setHermetic } from "./hermetic.js";

@@ -1,6 +1,6 @@
 import type * as Tls from "node:tls";
 import { constants } from "node:os";
-import { isLoopback } from "../base/hosts.js";
+import { isLoopback } from "../pipeline/hosts.js";
 import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
 import { edgeError, noStrictSession } from "./edge-error.js";
 import { hermeticIsOn } from "./hermetic.js";

@@ -6,6 +6,7 @@
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
  * `npx tooltrace mcp serve <file> [--http[=port]]`: a file's tools and stub rules as an MCP server.
  */
+import { printOut } from "../exits/out.js";
 import { mcpServeCommand } from "../agents/mcp-serve-command.js";
 import { init } from "../init/init.js";
 import { cassettesCheck } from "../report/cassettes-check.js";
@@ -26,32 +27,32 @@ const targets = rest.filter((arg) => !arg.startsWith("--"));
 try {
   if (command === "init") {
     const report = init(process.cwd());
-    process.stdout.write(`${report.lines.join("\n")}\n`);
+    printOut("command output", report.lines.join("\n"), "stdout");
     if (!report.ok) process.exitCode = 1;
   } else if (command === "show" && flags.includes("--compare") && targets.length === 2) {
     const [baseline, current] = targets as [string, string];
     const markdown = flags.includes("--markdown");
     const result = compareCommand(baseline, current, { markdown });
-    process.stdout.write(`${result.output}\n`);
+    printOut("command output", result.output, "stdout");
     if (!markdown && !flags.includes("--no-open")) openPage(result.output);
     if (result.regressed && flags.includes("--fail-on-regression")) process.exitCode = 1;
   } else if (command === "cassettes" && rest[0] === "check") {
     const result = cassettesCheck(process.cwd(), rest.slice(1));
-    process.stdout.write(`${result.output}\n`);
+    printOut("command output", result.output, "stdout");
     if (result.stale.length > 0 || result.code !== 0) process.exitCode = 1;
   } else if (command === "mcp" && rest[0] === "serve" && targets.length === 2) {
     // Stdout is the protocol over stdio: only a failure is written, to stderr.
     mcpServeCommand(targets[1] as string, flags).catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      printOut("command output", error instanceof Error ? error.message : String(error), "stderr");
       process.exitCode = 1;
     });
   } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
-    process.stdout.write(`${show(targets[0] as string, !flags.includes("--no-open"))}\n`);
+    printOut("command output", show(targets[0] as string, !flags.includes("--no-open")), "stdout");
   } else {
-    process.stderr.write(USAGE);
+    printOut("command output", USAGE, "stderr");
     process.exitCode = 2;
   }
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  printOut("command output", error instanceof Error ? error.message : String(error), "stderr");
   process.exitCode = 1;
 }

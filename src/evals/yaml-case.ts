@@ -1,7 +1,7 @@
 import type { Fault } from "../faults/types.js";
 import { faultListProblem } from "../faults/check-faults.js";
-import { StubConfigError, pointerToken } from "../base/errors.js";
-import { compactJson } from "../base/excerpt.js";
+import { StubConfigError, pointerToken } from "../exits/errors.js";
+import { compactJson } from "../exits/excerpt.js";
 import { compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
 
 /** A tool mock in evalview's schema: the tool, a subset of its parameters, and what it returns or raises. */

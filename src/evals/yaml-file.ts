@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError } from "../exits/errors.js";
 import { lazyRequire } from "../base/lazy-require.js";
 import { checkYamlCase, type YamlEvalCase, type YamlFault, yamlError } from "./yaml-case.js";
 import { offsetOf, type YamlNodes } from "./yaml-locate.js";

@@ -1,4 +1,4 @@
-import { PREFIX, StubConfigError } from "../base/errors.js";
+import { PREFIX, StubConfigError } from "../exits/errors.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
 import type { Middleware } from "../middleware/types.js";

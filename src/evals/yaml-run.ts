@@ -1,4 +1,4 @@
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import { toolNamesIn } from "../catchers/bind-tools.js";
 import { createSession } from "../session/create-session.js";
 import type { ToolStub } from "../stubs/types.js";
@@ -8,6 +8,7 @@ import { branchReport } from "../variants/branch-report.js";
 import { trials, type TrialsReport } from "../variants/trials.js";
 import type { YamlEvalCase } from "./yaml-case.js";
 import { RESPONSE_MOCKS, yamlSessionParts } from "./yaml-mocks.js";
+import { printOut } from "../exits/out.js";
 
 /** What the agent module of a YAML eval is given for each variant. */
 export interface EvalAgentContext {
@@ -102,7 +103,7 @@ export async function runYamlCase(
       if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
     },
   );
-  for (const line of unused) console.warn(message(`YAML eval "${evalCase.name}": ${line}`));
+  for (const line of unused) printOut("console", message(`YAML eval "${evalCase.name}": ${line}`));
   const { ok } = report;
   const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report };

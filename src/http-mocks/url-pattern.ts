@@ -1,5 +1,5 @@
 import { BoundedCache } from "../base/bounded-cache.js";
-import { excerpt } from "../base/excerpt.js";
+import { excerpt } from "../exits/excerpt.js";
 import { type CompiledPattern, compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
 
 /** The longest URL pattern accepted: past it, a pattern says more than any URL should. */

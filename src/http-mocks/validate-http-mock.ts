@@ -1,7 +1,7 @@
 import type { Fault } from "../faults/types.js";
 import { faultListProblem } from "../faults/check-faults.js";
-import { StubConfigError, type ConfigErrorLocation, pointerToken } from "../base/errors.js";
-import { excerpt } from "../base/excerpt.js";
+import { StubConfigError, type ConfigErrorLocation, pointerToken } from "../exits/errors.js";
+import { excerpt } from "../exits/excerpt.js";
 import { compileMatch } from "../stubs/compile-match.js";
 import { plainCopyOf } from "../stubs/limits.js";
 import { PatternRefused } from "../stubs/pattern/compile-pattern.js";

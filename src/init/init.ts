@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { PREFIX } from "../base/errors.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PREFIX } from "../exits/errors.js";
 import { type AgentLibrary, detectProject } from "./detect.js";
 import { weatherAgentFile } from "./templates/agents.js";
 import { type InitFiles, type ModelRoute, WEATHER_MODEL, weatherEval, yamlEval } from "./templates/shared.js";
 import { addPlugin, type ConfigOutcome, setsInclude } from "./vitest-config.js";
+import { writeSource } from "../exits/out.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
   "agents-sdk": "the OpenAI Agents SDK",
@@ -48,9 +49,8 @@ export function init(folder: string): InitReport {
       lines.push(`  kept ${path}: it exists (nothing is overwritten)`);
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
     // Each file names itself on its first line, as the README shows it.
-    writeFileSync(target, `${path.endsWith(".yaml") ? "#" : "//"} ${path}\n${text}`);
+    writeSource("init files", target, `${path.endsWith(".yaml") ? "#" : "//"} ${path}\n${text}`);
     lines.push(`  wrote ${path}`);
   }
   if (setsInclude(folder))

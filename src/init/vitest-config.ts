@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeSource } from "../exits/out.js";
 
 const NAMES = ["vitest.config", "vite.config"].flatMap((base) => ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `${base}.${ext}`));
 const IMPORT = 'import { tooltrace } from "tooltrace/vitest";';
@@ -20,7 +21,8 @@ export function addPlugin(folder: string): ConfigOutcome {
     // TypeScript or not: Vitest reads a TypeScript config (and test files) without the compiler installed. In a
     // CommonJS package (npm init's default), `.mts` keeps the config an ES module, as Vite wants it.
     const file = isModulePackage(folder) ? "vitest.config.ts" : "vitest.config.mts";
-    writeFileSync(
+    writeSource(
+      "init files",
       join(folder, file),
       `// ${file}\nimport { defineConfig } from "vitest/config";\n${IMPORT}\n\nexport default defineConfig({ plugins: [tooltrace()] });\n`,
     );
@@ -47,7 +49,7 @@ export function addPlugin(folder: string): ConfigOutcome {
   // The import goes after the last import of the edited text: the plugin was added further down.
   const lastAfter = [...withPlugin.matchAll(/^import\b[^;]*;?[^\n]*$/gm)].at(-1);
   const cut = lastAfter === undefined ? at : (lastAfter.index ?? 0) + lastAfter[0].length;
-  writeFileSync(path, `${withPlugin.slice(0, cut)}\n${IMPORT}${withPlugin.slice(cut)}`);
+  writeSource("init files", path, `${withPlugin.slice(0, cut)}\n${IMPORT}${withPlugin.slice(cut)}`);
   return { kind: "added", file: existing };
 }
 

@@ -9,6 +9,7 @@
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { startGuards } from "../edges/start-guards.js";
+import { outText, printOut } from "../exits/out.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
@@ -42,10 +43,11 @@ globals.afterEach(() => {
   if (scope === undefined) return;
   const { warnings, failure } = finishTest(scope, policy);
   scope = undefined;
-  for (const warning of warnings) console.warn(warning);
+  for (const warning of warnings) printOut("console", warning);
   if (failure) throw failure;
 });
 globals.afterAll(() => {
   const late = takeLateCallReports();
-  if (late.length > 0) throw new Error(`calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`);
+  if (late.length > 0)
+    throw new Error(outText("error", `calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`));
 });

@@ -1,6 +1,6 @@
 import type { Judge, JudgeSubject } from "../../matchers/lib/judge.js";
-import { TooltraceError } from "../base/errors.js";
-import { compactJson, excerpt } from "../base/excerpt.js";
+import { TooltraceError } from "../exits/errors.js";
+import { compactJson, excerpt } from "../exits/excerpt.js";
 import { judgeLlmOf } from "../session/judge-llm.js";
 
 /** Options of {@link modelJudge}. */

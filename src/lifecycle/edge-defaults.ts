@@ -1,7 +1,7 @@
 import { resolve, sep } from "node:path";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
-import { type HostRule, parseHostRules } from "../base/hosts.js";
+import { type HostRule, parseHostRules } from "../pipeline/hosts.js";
 import type { EdgePolicy } from "../pipeline/edge-policy.js";
 
 const defaults = globalSingleton("edgeDefaults", () => ({ allowHosts: [] as readonly HostRule[] }));

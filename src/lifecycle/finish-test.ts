@@ -1,18 +1,17 @@
 import { resolve } from "node:path";
-import { noWorkflowCommands } from "../base/excerpt.js";
-import { redactForReport, redactReportText } from "../secrets/report-redaction.js";
-import { PREFIX } from "../base/errors.js";
+import { PREFIX } from "../exits/errors.js";
+import { outText } from "../exits/out.js";
 import type { TestScope } from "./scope.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/format-version.js";
 
 /** What a test runner does with the end-of-test findings. */
 export interface FinishTestOutcome {
-  /** The test's sessions for reporters, built (and redacted) on the first call: a run nobody reports pays nothing. */
+  /** The test's sessions for reporters, built on the first call (a run nobody reports pays nothing): hand them out with `outValue`. */
   readonly meta: () => TooltraceTaskMeta;
   /** How many sessions the test closed. */
   readonly sessionCount: number;
-  /** Lines to print as warnings. */
+  /** Lines to print as warnings (with `printOut`). */
   readonly warnings: readonly string[];
   /** When set, the test must fail with this error. */
   readonly failure: Error | undefined;
@@ -38,12 +37,11 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     const policy = report.unusedRules ?? defaultPolicy;
     const line = `${report.name}: stub rules never used: ${report.unusedRuleIds.join(", ")}. Remove them, or assert the calls you expect with toHaveCalledTool.`;
     if (policy === "error") errors.push(line);
-    else if (policy === "warn") warnings.push(noWorkflowCommands(`${PREFIX} ${line}`));
+    else if (policy === "warn") warnings.push(`${PREFIX} ${line}`);
   }
-  // What reports and CI logs get of the test: redacted once, here, where the secrets the requests carried are known.
   let built: TooltraceTaskMeta | undefined;
   const meta = (): TooltraceTaskMeta =>
-    (built ??= redactForReport({
+    (built ??= {
       version: TRACE_FORMAT_VERSION,
       sessions: reports.map((report) => ({
         name: report.name,
@@ -55,15 +53,11 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
         ...(report.cassette ? { cassette: report.cassette } : {}),
       })),
       ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
-    }));
+    });
   const failure =
     errors.length === 0
       ? undefined
-      : new Error(
-          noWorkflowCommands(
-            redactReportText(`${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`),
-          ),
-        );
+      : new Error(outText("error", `${PREFIX} ${errors.length === 1 ? errors[0] : `\n${errors.map((e) => `- ${e}`).join("\n")}`}`));
   // The test's own line (where the session's turn was sent, or a refusal's line) rather than tooltrace's hook.
   const at = site ?? lineIn(refusals[0]);
   if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;

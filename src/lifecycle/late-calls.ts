@@ -1,6 +1,6 @@
-import { PREFIX } from "../base/errors.js";
-import { noWorkflowCommands } from "../base/excerpt.js";
+import { PREFIX } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
+import { outText, printOut } from "../exits/out.js";
 
 /** A call that arrived after its session closed, and the test file that session belongs to. */
 export interface LateCallReport {
@@ -17,9 +17,9 @@ const state = globalSingleton("lateCalls", () => ({ reports: [] as LateCallRepor
  * has already finished is failed by the main process (see `takeOrphanLateCalls`). Never another file.
  */
 export function reportLateCall(message: string, file: string | undefined): void {
-  const line = noWorkflowCommands(`${PREFIX} ${message}`);
+  const line = outText("error", `${PREFIX} ${message}`);
   state.reports.push({ file, line });
-  console.warn(file === undefined ? line : `${line}\n  (from ${file})`);
+  printOut("console", file === undefined ? line : `${line}\n  (from ${file})`);
 }
 
 /** Takes the reports of sessions created in `file` (or, with no file, every report). */

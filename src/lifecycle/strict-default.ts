@@ -1,4 +1,4 @@
-import { StubConfigError, usageError } from "../base/errors.js";
+import { StubConfigError, usageError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentTestScope, type TestScope } from "./scope.js";
 

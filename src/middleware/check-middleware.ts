@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { Middleware } from "./types.js";
 
 const PHASES = ["beforeEval", "onToolCall", "afterEval"] as const;

@@ -1,5 +1,5 @@
 import type { Middleware } from "./types.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 
 /** Options of {@link scrubber}. */
 export interface ScrubberOptions {

@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { ToolCall, Turn } from "../trace/types.js";
 import type { MaybePromise, Middleware, MiddlewareContext } from "./types.js";
 

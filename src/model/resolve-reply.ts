@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import { estimateTokens, promptCharacters } from "./estimate-usage.js";
 import type { MockModelReply, MockModelRequest, MockModelToolCall, ResolvedReply } from "./types.js";
 

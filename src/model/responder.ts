@@ -1,5 +1,5 @@
 import { seededRandom } from "../base/seeded-random.js";
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import { isThenable } from "../base/settle.js";
 import { resolveReply } from "./resolve-reply.js";
 import type { MockModelInput, MockModelOptions, MockModelReply, MockModelRequest, MockModelResponder, ResolvedReply } from "./types.js";

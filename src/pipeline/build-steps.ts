@@ -8,7 +8,7 @@ import type { FaultPlan } from "../faults/fault-plan.js";
 import { faultStep } from "./steps/fault-step.js";
 import { httpMockStep } from "./steps/http-mock-step.js";
 import { middlewareSteps } from "./steps/middleware-step.js";
-import type { HostRule } from "../base/hosts.js";
+import type { HostRule } from "./hosts.js";
 import { strictStep } from "./steps/strict-step.js";
 import { stubStep } from "./steps/stub-step.js";
 import type { Step } from "./types.js";

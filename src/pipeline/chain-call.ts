@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import { rethrow, settle } from "../base/settle.js";
 import type { SessionLog } from "../trace/log.js";
 import type { AnswerSource, Interaction, InteractionKind } from "../trace/types.js";

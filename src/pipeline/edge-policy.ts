@@ -1,5 +1,5 @@
 import { globalSingleton } from "../base/global-state.js";
-import type { HostRule } from "../base/hosts.js";
+import type { HostRule } from "./hosts.js";
 
 /** What a strict session lets out past every catcher: hosts, and processes started during its turns. */
 export interface EdgePolicy {

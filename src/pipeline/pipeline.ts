@@ -1,5 +1,5 @@
-import { TooltraceError } from "../base/errors.js";
-import { compactJson } from "../base/excerpt.js";
+import { TooltraceError } from "../exits/errors.js";
+import { compactJson } from "../exits/excerpt.js";
 import { isResponse } from "../base/web-response.js";
 import type { Responder } from "../model/responder.js";
 import { toResolvedReply } from "../model/to-resolved-reply.js";

@@ -1,4 +1,4 @@
-import { compactJson } from "../base/excerpt.js";
+import { compactJson } from "../exits/excerpt.js";
 import type { MockModelRequest } from "../model/types.js";
 import type { SessionLog } from "../trace/log.js";
 import type { TurnRecord } from "../trace/records.js";

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { message } from "../base/errors.js";
+import { message } from "../exits/errors.js";
 import type { StaleEntry } from "../cassettes/stale.js";
 
 /** What `npx tooltrace cassettes check` found. */

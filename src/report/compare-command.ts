@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { outText, writeOut } from "../exits/out.js";
 import { type Comparison, compareReports } from "./compare.js";
 import { comparisonHtml } from "./compare-html.js";
 import { comparisonMarkdown } from "./compare-markdown.js";
@@ -29,8 +30,8 @@ export function compareCommand(baseline: string, current: string, options: Compa
   const regressed = comparison.tests.some(
     (test) => test.status === "broken" || test.status === "removed" || (test.passRate?.significant === true && test.passRate.change < 0),
   );
-  if (options.markdown) return { output: comparisonMarkdown(comparison), comparison, regressed };
+  if (options.markdown) return { output: outText("comparison markdown", comparisonMarkdown(comparison)), comparison, regressed };
   const page = resolve(options.out ?? join(mkdtempSync(join(tmpdir(), "tooltrace-compare-")), "index.html"));
-  writeFileSync(page, comparisonHtml(comparison, { baseline: ownPage(baseline), current: ownPage(current) }));
+  writeOut("comparison page", page, comparisonHtml(comparison, { baseline: ownPage(baseline), current: ownPage(current) }));
   return { output: page, comparison, regressed };
 }

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import type { ComparedTest, Comparison, StatusChange } from "./compare.js";
 import { isChanged } from "./compare.js";
 import type { RateInterval } from "./pass-rate-interval.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
 
 /** Where each run's own viewer page is, to link a test to its conversation in either run. */

@@ -1,5 +1,5 @@
 import { type ComparedSide, type ComparedTest, type Comparison, isChanged, type StatusChange } from "./compare.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
 
 const LABEL: Record<StatusChange, string> = {

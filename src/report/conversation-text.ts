@@ -1,4 +1,4 @@
-import { noWorkflowCommands, oneLine } from "../base/excerpt.js";
+import { noWorkflowCommands, oneLine } from "../exits/excerpt.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { formatToolCalls } from "../trace/format.js";
 import type { ToolCall } from "../trace/types.js";

@@ -1,10 +1,11 @@
 import { globalSingleton } from "../base/global-state.js";
-import { appendFileSync } from "node:fs";
 import { compareReports } from "./compare.js";
 import { comparisonMarkdown } from "./compare-markdown.js";
 import { readReport } from "./read-report.js";
 import { type ReportedModule, type ReportTest, reportCounts, reportData, reportTests } from "./report-data.js";
 import { percent } from "../base/percent.js";
+import { markdownText } from "../exits/escape.js";
+import { appendOut } from "../exits/out.js";
 
 /** The totals of a run's evals: tests by state, and what their sessions did. */
 function totals(tests: readonly ReportTest[]) {
@@ -26,7 +27,7 @@ function totals(tests: readonly ReportTest[]) {
   return { passed, failed, sessions, toolCalls, modelCalls, tokens };
 }
 
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const cell = markdownText;
 
 /**
  * The run as a GitHub Actions job summary: totals, the pass rate, and a row per test file (its tests,
@@ -82,7 +83,7 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[], r
   }
   const baseline = process.env.TOOLTRACE_BASELINE;
   if (baseline) lines.push("", againstBaseline(baseline, tests));
-  appendFileSync(file, `${lines.join("\n")}\n`);
+  appendOut("job summary", file, `${lines.join("\n")}\n`);
 }
 
 /** `TOOLTRACE_BASELINE` (a baseline run's report): this run compared with it, or why it could not be. */

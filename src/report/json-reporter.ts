@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { writeAtomically } from "../cassettes/atomic-write.js";
+import { resolve } from "node:path";
+import { writeOut } from "../exits/out.js";
 import { type ReportedModule, reportData, reportTests } from "./report-data.js";
 
 /** Options of {@link TooltraceJsonReporter}. */
@@ -22,7 +21,6 @@ export class TooltraceJsonReporter {
 
   onTestRunEnd(testModules: readonly ReportedModule[]): void {
     const tests = reportTests(testModules);
-    mkdirSync(dirname(this.outputFile), { recursive: true });
-    writeAtomically(this.outputFile, JSON.stringify(reportData(tests), null, 2));
+    writeOut("json report", this.outputFile, JSON.stringify(reportData(tests), null, 2));
   }
 }

@@ -1,5 +1,7 @@
-import { usageError } from "../base/errors.js";
-import { withPeer } from "../base/optional-peer.js";
+import { usageError } from "../exits/errors.js";
+import { excerpt } from "../exits/excerpt.js";
+import { withPeer } from "../exits/optional-peer.js";
+import { outValue } from "../exits/out.js";
 import type { TurnJson } from "../trace/turn-json.js";
 import type { ReportTest } from "./report-data.js";
 
@@ -71,8 +73,9 @@ function providerName(provider: string): string {
  * HTTP spans for the rest, each at the time it happened. Through the OpenTelemetry JS SDK and its OTLP/HTTP
  * exporter (optional peers), so Jaeger, Langfuse or Phoenix show a tooltrace run.
  */
-export async function exportToOtlp(tests: readonly ReportTest[], options: OtelOptions = {}): Promise<void> {
+export async function exportToOtlp(reported: readonly ReportTest[], options: OtelOptions = {}): Promise<void> {
   checkOtelNode();
+  const tests = outValue("spans", reported);
   const feature = "tooltrace({ otel })";
   const api = await withPeer("@opentelemetry/api", feature, () => load<OtelApi>("@opentelemetry/api"));
   const sdk = await withPeer("@opentelemetry/sdk-trace", feature, () => load<OtelSdk>("@opentelemetry/sdk-trace"));
@@ -95,7 +98,7 @@ export async function exportToOtlp(tests: readonly ReportTest[], options: OtelOp
     const start = Math.min(...turns.map(({ turn }) => turn.startedAt));
     const end = Math.max(...turns.map(({ turn }) => turn.startedAt + (turn.durationMs ?? 0)));
     const root = tracer.startSpan(test.fullName, { startTime: start, attributes: { "test.file": test.file, "test.state": test.state } });
-    if (test.state === "failed") root.setStatus({ code: api.SpanStatusCode.ERROR, message: test.errors[0]?.slice(0, 500) ?? "failed" });
+    if (test.state === "failed") root.setStatus({ code: api.SpanStatusCode.ERROR, message: excerpt(test.errors[0] ?? "failed", 500) });
     for (const { session, turn } of turns) turnSpans(tracer, under(root), session.name, turn, under, api.SpanStatusCode.ERROR);
     root.end(end);
   }
@@ -118,12 +121,12 @@ function turnSpans(tracer: Tracer, parent: Context, agent: string, turn: TurnJso
     },
     parent,
   );
-  if (turn.status === "failed") span.setStatus({ code: error, message: turn.error?.message.slice(0, 500) ?? "failed" });
+  if (turn.status === "failed") span.setStatus({ code: error, message: excerpt(turn.error?.message ?? "failed", 500) });
   for (const call of [...turn.modelCalls, ...turn.toolCalls, ...turn.httpCalls] as unknown as Json[]) {
     const startedAt = Number(call.startedAt);
     const child = tracer.startSpan(spanName(call), { startTime: startedAt, attributes: attributesOf(call) }, under(span));
     if (call.status === "failed" || call.status === "rejected")
-      child.setStatus({ code: error, message: String((call.error as Json | undefined)?.message ?? call.status).slice(0, 500) });
+      child.setStatus({ code: error, message: excerpt(String((call.error as Json | undefined)?.message ?? call.status), 500) });
     child.end(startedAt + Number(call.durationMs ?? 0));
   }
   span.end(end);

@@ -1,6 +1,8 @@
 import { stripVTControlCharacters } from "node:util";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { conversationText } from "./conversation-text.js";
+import { xmlSafe } from "../exits/escape.js";
+import { outText } from "../exits/out.js";
 
 interface TaskWithErrors {
   id?: string;
@@ -23,7 +25,7 @@ export function plainMessagesReporter(): { onTestRunEnd(modules: readonly { task
       if (typeof error.message === "string") error.message = stripVTControlCharacters(error.message);
     const meta = task.meta?.tooltrace;
     if (task.type === "test" && task.result?.state === "fail" && meta !== undefined && meta.sessions.length > 0) {
-      const content = `${conversationText(meta)}\n`;
+      const content = `${outText("junit output", xmlSafe(conversationText(meta)))}\n`;
       task.logs = [
         ...(task.logs ?? []),
         { content, type: "stdout", time: Date.now(), size: content.length, ...(task.id ? { taskId: task.id } : {}) },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { type ReportData, type ReportTest, reportData } from "./report-data.js";

@@ -1,6 +1,6 @@
 import { relative, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { redactForReport, redactReportText } from "../secrets/report-redaction.js";
+import { redactForReport, redactReportText } from "../exits/redact.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 

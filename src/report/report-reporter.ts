@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { plural } from "../base/excerpt.js";
-import { message } from "../base/errors.js";
-import { writeAtomically } from "../cassettes/atomic-write.js";
+import { plural } from "../exits/excerpt.js";
+import { message } from "../exits/errors.js";
+import { printOut, writeOut } from "../exits/out.js";
 import { type ReportedModule, reportCounts, reportData, reportTests } from "./report-data.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
@@ -34,8 +33,7 @@ export class TooltraceReporter {
   async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
     const tests = reportTests(testModules);
     const data = reportData(tests);
-    mkdirSync(this.outputDir, { recursive: true });
-    writeAtomically(join(this.outputDir, "index.html"), viewerHtml(data));
+    writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
@@ -43,8 +41,10 @@ export class TooltraceReporter {
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests, testModules);
     const folder = relative(process.cwd(), this.outputDir) || ".";
-    process.stdout.write(
-      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}); open it with: npx tooltrace show ${folder}`)}\n`,
+    printOut(
+      "console",
+      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}); open it with: npx tooltrace show ${folder}`)}`,
+      "stdout",
     );
     if (this.otel !== undefined) await exportToOtlp(tests, this.otel);
   }

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { writeOut } from "../exits/out.js";
 import { readReport } from "./read-report.js";
 import { viewerHtml } from "./viewer-html.js";
 
@@ -35,6 +36,6 @@ export function openPage(page: string): void {
 function pageFor(target: string): string {
   const data = readReport(target);
   const page = join(mkdtempSync(join(tmpdir(), "tooltrace-show-")), "index.html");
-  writeFileSync(page, viewerHtml(data));
+  writeOut("viewer page", page, viewerHtml(data));
   return page;
 }

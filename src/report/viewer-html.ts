@@ -1,7 +1,7 @@
 import { type ReportData, reportCounts } from "./report-data.js";
 import { VIEWER_SCRIPT } from "./viewer-script.js";
 import { TRIALS_SCRIPT, TRIALS_STYLE } from "./viewer-trials.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml } from "../exits/escape.js";
 
 const STYLE = `
 :root { --bg: #fbfbfc; --panel: #fff; --line: #e3e5e8; --text: #1f2328; --dim: #656d76; --ok: #1a7f37; --bad: #cf222e; --tool: #8250df; --model: #0969da; --http: #9a6700; }

@@ -1,5 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
-import { toJsonValue } from "../trace/json-value.js";
+import { toJsonValue } from "../base/json-value.js";
 import { environmentSecrets, knownSecrets, secretsVersion } from "./known-secrets.js";
 import { findLeak } from "./leak-scan.js";
 import { redactMultipart } from "./redact-multipart.js";
@@ -20,6 +19,11 @@ export interface RedactOptions {
   readonly values?: readonly string[];
 }
 
+/** How a {@link Redactor} treats values in a well-known key format: a cassette refuses to keep one; what people read has it replaced. */
+export interface RedactorMode {
+  readonly formats?: boolean;
+}
+
 /**
  * Redacts secrets before anything reaches a cassette, by name and by value: fields and parameters named like
  * secrets (any case style, any type of value), every secret value tooltrace knows (the keys requests
@@ -32,9 +36,11 @@ export class Redactor {
   private readonly query: ReadonlySet<string>;
   /** The environment's secrets (read once, when the session starts) and the user's own values. */
   private readonly ownValues: readonly string[];
+  private readonly formats: boolean;
   private cached: { readonly version: number; readonly rules: RedactionRules } | undefined;
 
-  constructor(extra: RedactOptions = {}) {
+  constructor(extra: RedactOptions = {}, mode: RedactorMode = {}) {
+    this.formats = mode.formats === true;
     this.fields = new Set((extra.fields ?? []).map((name) => name.toLowerCase()));
     this.query = new Set((extra.query ?? []).map((name) => name.toLowerCase()));
     this.ownValues = [...environmentSecrets(), ...(extra.values ?? [])];
@@ -44,7 +50,10 @@ export class Redactor {
   private rules(): RedactionRules {
     const version = secretsVersion();
     if (this.cached?.version !== version)
-      this.cached = { version, rules: { fields: this.fields, query: this.query, values: knownSecrets(this.ownValues) } };
+      this.cached = {
+        version,
+        rules: { fields: this.fields, query: this.query, values: knownSecrets(this.ownValues), formats: this.formats },
+      };
     return this.cached.rules;
   }
 
@@ -56,6 +65,39 @@ export class Redactor {
   value(value: unknown): unknown {
     if (value === undefined) return undefined;
     return this.redactJson(toJsonValue(value), this.rules(), new Memo());
+  }
+
+  /**
+   * A value in its own shape (a matcher's expected and actual values, for the runner's diff): strings
+   * redacted, secret-named fields of plain objects replaced, every other object (an asymmetric matcher, a
+   * RegExp, a Date, a class instance) kept as it is.
+   */
+  shaped(value: unknown): unknown {
+    return this.redactShape(value, this.rules(), new Map());
+  }
+
+  private redactShape(value: unknown, rules: RedactionRules, seen: Map<object, unknown>): unknown {
+    if (typeof value === "string") return this.redactString(value, rules);
+    if (value === null || typeof value !== "object") return value;
+    const done = seen.get(value);
+    if (done !== undefined) return done;
+    if (Array.isArray(value)) {
+      const copy: unknown[] = [];
+      seen.set(value, copy);
+      for (const item of value) copy.push(this.redactShape(item, rules, seen));
+      return copy;
+    }
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return value;
+    const copy: Record<string, unknown> = {};
+    seen.set(value, copy);
+    for (const name of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[name];
+      const kept =
+        secretField(rules, name, "field") && typeof item === "string" && item !== "" ? REDACTED : this.redactShape(item, rules, seen);
+      Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
   }
 
   /** Free text (an error message): secret values, URLs' secrets, and secret-named pairs in it. */
@@ -103,19 +145,12 @@ export class Redactor {
 
   /**
    * The last look before a cassette is written: every string redacted once more (a secret that became known
-   * after it was recorded), then scanned for well-known key formats, which refuse the write.
+   * after it was recorded), then scanned for well-known key formats: where one remains, `leak` says where and
+   * what it looks like, and the writer refuses the write.
    */
-  checked<T>(document: T): T {
-    const rules = this.rules();
-    const redacted = this.strings(document, rules) as T;
-    const leak = findLeak(redacted, decodedBodies);
-    if (leak !== undefined) {
-      throw new TooltraceError(
-        `it would keep what looks like ${leak.kind} at ${leak.pointer || "/"}.`,
-        "name the field or the value in `cassette: { redact: { fields, values } }`, or stub the call that returns it.",
-      );
-    }
-    return redacted;
+  checked<T>(document: T): { readonly document: T; readonly leak: { readonly pointer: string; readonly kind: string } | undefined } {
+    const redacted = this.strings(document, this.rules()) as T;
+    return { document: redacted, leak: findLeak(redacted, decodedBodies) };
   }
 
   private strings(value: unknown, rules: RedactionRules): unknown {

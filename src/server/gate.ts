@@ -1,4 +1,4 @@
-import { message, StubConfigError } from "../base/errors.js";
+import { message, StubConfigError } from "../exits/errors.js";
 import type { BoundTools } from "../catchers/bind-tools.js";
 import { LINGER_MS, RecordedRequest } from "./recorded-request.js";
 import { RecordedStore } from "./recorded-store.js";

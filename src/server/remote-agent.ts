@@ -1,5 +1,5 @@
-import { excerpt } from "../base/excerpt.js";
-import { PREFIX, TooltraceError, usageError } from "../base/errors.js";
+import { excerpt } from "../exits/excerpt.js";
+import { PREFIX, TooltraceError, usageError } from "../exits/errors.js";
 import { markWireAgent } from "../catchers/wire-agent.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { currentTurnContext, outsideTurnContext } from "../pipeline/turn-context.js";

@@ -1,5 +1,5 @@
-import { excerpt } from "../base/excerpt.js";
-import { TooltraceError } from "../base/errors.js";
+import { excerpt } from "../exits/excerpt.js";
+import { TooltraceError } from "../exits/errors.js";
 
 /** A message of a remote agent's conversation, as `remoteAgent` sends the history by default. */
 export interface RemoteMessage {

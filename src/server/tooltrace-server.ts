@@ -1,11 +1,12 @@
 import { catchHttpAtFetch } from "../catchers/fetch-http.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import { type BoundTools, bindTools, type ToolsInput } from "../catchers/bind-tools.js";
 import { type ExpressMiddleware, gateExpress, gateNodeHandler, type NodeHandler } from "./node-adapter.js";
 import { type FetchHandler, gateFetchHandler, gateHono, type HonoMiddleware } from "./fetch-adapter.js";
 import { Gate } from "./gate.js";
 import { MIN_SECRET_LENGTH, SECRET_VARIABLE } from "./token.js";
 import { type LanguageModelLike, traceModel } from "./traced-model.js";
+import { printOut } from "../exits/out.js";
 
 /** Options of {@link tooltraceServer}. */
 export interface TooltraceServerOptions {
@@ -78,7 +79,12 @@ export function tooltraceServer(options: TooltraceServerOptions = {}): Tooltrace
     );
   }
   const tools: BoundTools = bindTools(options.tools ?? {}, undefined);
-  const gate = new Gate({ secret, tools, requireToken: options.requireToken === true, log: options.log ?? ((line) => console.warn(line)) });
+  const gate = new Gate({
+    secret,
+    tools,
+    requireToken: options.requireToken === true,
+    log: options.log ?? ((line) => printOut("console", line)),
+  });
   // The server's own HTTP (what its tools fetch) is recorded in the request's turn, as a local agent's is.
   catchHttpAtFetch(true);
   return {

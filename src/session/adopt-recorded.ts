@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { Interaction, ToolCall } from "../trace/types.js";
 import type { SessionParts } from "./session-parts.js";

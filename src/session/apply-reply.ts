@@ -1,4 +1,4 @@
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { SessionLog } from "../trace/log.js";
 import type { TurnRecord } from "../trace/records.js";
 import type { AgentReply } from "./types.js";

@@ -1,6 +1,6 @@
 import { userCallSite } from "../base/call-site.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
-import { StubConfigError, usageError } from "../base/errors.js";
+import { StubConfigError, usageError } from "../exits/errors.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { SessionImpl } from "./session.js";
 import type { Session, SessionOptions } from "./types.js";

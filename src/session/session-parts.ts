@@ -1,5 +1,5 @@
-import { StubConfigError, usageError } from "../base/errors.js";
-import { compactJson } from "../base/excerpt.js";
+import { StubConfigError, usageError } from "../exits/errors.js";
+import { compactJson } from "../exits/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
 import { catchHttpAtFetch } from "../catchers/fetch-http.js";

@@ -1,6 +1,6 @@
 import { captureUserFrame } from "../base/call-site.js";
 import { resolve as resolvePath } from "node:path";
-import { TooltraceError, usageError } from "../base/errors.js";
+import { TooltraceError, usageError } from "../exits/errors.js";
 import { catchModelCall } from "../catchers/model-call.js";
 import { closeRoute, registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { currentScope, type SessionReport } from "../lifecycle/scope.js";

@@ -1,4 +1,4 @@
-import { TooltraceError, usageError } from "../base/errors.js";
+import { TooltraceError, usageError } from "../exits/errors.js";
 import { type MiddlewareHost, TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { TurnContext } from "../pipeline/caught.js";
 import { runInTurnContext } from "../pipeline/turn-context.js";

@@ -1,4 +1,4 @@
-import { compactJson, excerpt } from "../base/excerpt.js";
+import { compactJson, excerpt } from "../exits/excerpt.js";
 import { ajvValidator } from "./ajv-validator.js";
 import type { MatchSchema, ToolStubMatch } from "./types.js";
 

@@ -1,5 +1,5 @@
-import { type ConfigErrorLocation, StubConfigError, pointerOf } from "../base/errors.js";
-import { excerpt } from "../base/excerpt.js";
+import { type ConfigErrorLocation, StubConfigError, pointerOf } from "../exits/errors.js";
+import { excerpt } from "../exits/excerpt.js";
 
 /** The configuration limits of one session's stubs (and, with `mocks` for `rules`, of its HTTP mocks). */
 export const STUB_LIMITS = {

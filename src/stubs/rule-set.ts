@@ -1,7 +1,7 @@
 import { FaultPlans } from "../faults/fault-plan.js";
 import type { FiredFault } from "../faults/types.js";
 import { BoundedCache } from "../base/bounded-cache.js";
-import { StubConfigError } from "../base/errors.js";
+import { StubConfigError } from "../exits/errors.js";
 import { compileMatch } from "./compile-match.js";
 import { firstMatcher, type FirstMatch } from "./match-codegen.js";
 import type { MatchProgram } from "./match-program.js";

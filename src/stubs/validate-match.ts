@@ -1,5 +1,5 @@
-import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
-import { excerpt } from "../base/excerpt.js";
+import { StubConfigError, pointerToken, type ConfigErrorLocation } from "../exits/errors.js";
+import { excerpt } from "../exits/excerpt.js";
 import { STUB_LIMITS } from "./limits.js";
 import { compilePattern, PatternRefused } from "./pattern/compile-pattern.js";
 

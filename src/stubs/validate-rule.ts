@@ -1,4 +1,4 @@
-import { StubConfigError, pointerOf, pointerToken, type ConfigErrorLocation } from "../base/errors.js";
+import { StubConfigError, pointerOf, pointerToken, type ConfigErrorLocation } from "../exits/errors.js";
 import type { ToolStubOutcome, ToolStubMatch } from "./types.js";
 import { faultListProblem } from "../faults/check-faults.js";
 import type { Fault } from "../faults/types.js";

@@ -1,4 +1,4 @@
-import { plural } from "../base/excerpt.js";
+import { plural } from "../exits/excerpt.js";
 
 /** Trials merged by the calls they made: a branch per next call, with how many took it and how many passed. */
 export interface DivergenceNode {

@@ -1,5 +1,5 @@
-import { PREFIX } from "../base/errors.js";
-import { compactJson, oneLine } from "../base/excerpt.js";
+import { PREFIX } from "../exits/errors.js";
+import { compactJson, oneLine } from "../exits/excerpt.js";
 import type { AnswerSource, HttpCall, Interaction, ModelCall, ToolCall } from "./types.js";
 
 /** `stub "tasks" #2`, `real tool`, ... */

@@ -1,5 +1,5 @@
-import { compactJson } from "../base/excerpt.js";
-import { pointerToken } from "../base/errors.js";
+import { compactJson } from "../exits/excerpt.js";
+import { pointerToken } from "../base/pointer.js";
 
 /** One place where two JSON values differ, named by its JSON pointer (RFC 6901). */
 export interface JsonDifference {

@@ -1,4 +1,4 @@
-import { toJsonValue } from "./json-value.js";
+import { toJsonValue } from "../base/json-value.js";
 
 interface RequestViewLike {
   readonly messages: readonly unknown[];

@@ -1,5 +1,5 @@
-import { plural } from "../base/excerpt.js";
-import { compactJson } from "../base/excerpt.js";
+import { plural } from "../exits/excerpt.js";
+import { compactJson } from "../exits/excerpt.js";
 import { describeDifference, jsonDifferences } from "./json-diff.js";
 import type { SnapshotCall, SnapshotTurn, TraceSnapshot } from "./trace-snapshot.js";
 

@@ -1,4 +1,4 @@
-import { toJsonValue } from "./json-value.js";
+import { toJsonValue } from "../base/json-value.js";
 import { requestJson, type SharedJson } from "./request-json.js";
 import type { Interaction, Turn } from "./types.js";
 

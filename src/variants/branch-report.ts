@@ -1,4 +1,4 @@
-import { noWorkflowCommands, oneLine } from "../base/excerpt.js";
+import { noWorkflowCommands, oneLine } from "../exits/excerpt.js";
 /** One run as the branch report prints it. */
 export interface BranchRun {
   readonly index: number;

@@ -1,4 +1,4 @@
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import { createResponder } from "../model/responder.js";
 import type { MockModelInput, MockModelMessage, MockModelRequest } from "../model/types.js";
 import type { SendOptions, Session } from "../session/types.js";

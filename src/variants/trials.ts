@@ -1,8 +1,8 @@
 import { meanScores } from "../trace/scores.js";
 import { divergenceLines, divergenceTree } from "../trace/divergence-tree.js";
 import { stripVTControlCharacters } from "node:util";
-import { message, usageError } from "../base/errors.js";
-import { noWorkflowCommands } from "../base/excerpt.js";
+import { message, usageError } from "../exits/errors.js";
+import { noWorkflowCommands } from "../exits/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
 import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
@@ -12,6 +12,7 @@ import { branchReport } from "./branch-report.js";
 import { passAtK, passHatK } from "./pass-rates.js";
 import type { Variant } from "./variants.js";
 import { percent } from "../base/percent.js";
+import { printOut } from "../exits/out.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -117,7 +118,8 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
       ),
     );
   const anyFailed = passed < count;
-  if (options.print === true || (options.print === undefined && (anyFailed || runFlags.verbose))) console.log(report.summary());
+  if (options.print === true || (options.print === undefined && (anyFailed || runFlags.verbose)))
+    printOut("console", report.summary(), "log");
   return report;
 }
 
@@ -130,7 +132,11 @@ function progressLine(name: string, count: number): (runs: readonly TrialRun[]) 
     if (now < next || runs.length === count) return;
     next = now + 5000;
     const passed = runs.filter((trial) => trial.passed).length;
-    console.log(message(`trials of ${name}: ${runs.length} of ${count} run, ${passed} passed (${((now - started) / 1000).toFixed(0)} s)`));
+    printOut(
+      "console",
+      message(`trials of ${name}: ${runs.length} of ${count} run, ${passed} passed (${((now - started) / 1000).toFixed(0)} s)`),
+      "log",
+    );
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Turn } from "../trace/types.js";
 import { seededRandom } from "../base/seeded-random.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 
 /** What one variant gets: its seed (give it to `createSession({ seed })`), its index, and a generator seeded by it. */
 export interface Variant {

@@ -1,4 +1,4 @@
-import { noWorkflowCommands } from "../base/excerpt.js";
+import { outText, printOut } from "../exits/out.js";
 import type { LateCallReport } from "../lifecycle/late-calls.js";
 
 /** Where a test file's task carries the late calls of files that had already ended when they arrived. */
@@ -23,9 +23,9 @@ export function lateCallReporter(): { onTestModuleEnd(module: ReportedModule): v
   const ended = new Map<string, ReportedModule>();
   const failFile = (report: LateCallReport) => {
     const target = report.file === undefined ? undefined : ended.get(report.file);
-    const error = { name: "Error", message: `call arrived after its test file ended:\n- ${report.line}` };
+    const error = { name: "Error", message: outText("error", `call arrived after its test file ended:\n- ${report.line}`) };
     if (target === undefined) {
-      console.error(noWorkflowCommands(`${error.message}\n  (from ${report.file ?? "an unknown file"})`));
+      printOut("console", `${error.message}\n  (from ${report.file ?? "an unknown file"})`, "error");
       process.exitCode = 1;
       return;
     }

@@ -1,4 +1,4 @@
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import type { Middleware } from "../middleware/types.js";
 import type { TooltracePluginOptions } from "./options.js";
 import type { VitestApi } from "./vitest-api.js";

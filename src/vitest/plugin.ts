@@ -9,7 +9,7 @@ import type { TooltracePluginOptions } from "./options.js";
 import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./cassette-watch.js";
 import { lateCallReporter } from "./late-call-reporter.js";
 import { releaseRunClaims } from "../cassettes/file-lock.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";

@@ -2,7 +2,7 @@
  * What the plugin's setup file does, given the `vitest` module: built as CommonJS too, which a test file's
  * process loads in a third of the time an ES module graph takes (see `setup.ts`).
  */
-import { noWorkflowCommands } from "../base/excerpt.js";
+import { outText, outValue, printOut } from "../exits/out.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
@@ -43,8 +43,8 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
     const { meta, sessionCount, warnings, failure } = finishTest(scope, options.unusedRules ?? "warn", errorTexts(task.result?.errors));
     // Reporters read it in the main process (JUnit's conversations, the viewer), after a merge of shards too;
     // the plugin says whether any of the run's reporters does.
-    if (sessionCount > 0 && options.meta !== false) task.meta.tooltrace = meta();
-    for (const warning of warnings) console.warn(warning);
+    if (sessionCount > 0 && options.meta !== false) task.meta.tooltrace = outValue("task meta", meta());
+    for (const warning of warnings) printOut("console", warning);
     if (failure) throw failure;
   });
 
@@ -55,12 +55,12 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
     const file = [...arguments].find((arg): arg is { meta: object } => typeof (arg as { meta?: unknown } | null)?.meta === "object");
     setActiveScope(undefined);
     const { warnings, failure } = finishTest(fileScope, options.unusedRules ?? "warn");
-    for (const warning of warnings) console.warn(warning);
+    for (const warning of warnings) printOut("console", warning);
     const late = takeLateCallReports(testFile);
     if (testFile !== undefined) fileFinished(testFile);
     // Late calls of files that already ended: the main process fails those files (never this one).
     const orphans = takeOrphanLateCalls();
-    if (orphans.length > 0 && file !== undefined) (file.meta as Record<string, unknown>)[LATE_CALLS_META] = orphans;
+    if (orphans.length > 0 && file !== undefined) (file.meta as Record<string, unknown>)[LATE_CALLS_META] = outValue("task meta", orphans);
     const problems = [
       ...(failure ? [failure.message] : []),
       ...(late.length > 0
@@ -69,6 +69,6 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
           ]
         : []),
     ];
-    if (problems.length > 0) throw new Error(noWorkflowCommands(problems.join("\n")));
+    if (problems.length > 0) throw new Error(outText("error", problems.join("\n")));
   });
 }

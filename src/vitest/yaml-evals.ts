@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, test } from "vitest";
-import { message, usageError } from "../base/errors.js";
-import { noWorkflowCommands } from "../base/excerpt.js";
+import { message, usageError } from "../exits/errors.js";
+import { printOut } from "../exits/out.js";
 import { readYamlEvalFile } from "../evals/yaml-file.js";
 import { yamlSessionParts } from "../evals/yaml-mocks.js";
 import { type EvalAgentFactory, runYamlCase } from "../evals/yaml-run.js";
@@ -51,7 +51,7 @@ export function defineYamlEvals(module: YamlEvalsModule): void {
       const variants = envNumber("TOOLTRACE_VARIANTS") ?? evalCase.mocks?.variants ?? module.defaults.variants ?? 1;
       const seed = envNumber("TOOLTRACE_SEED") ?? evalCase.mocks?.seed ?? module.defaults.seed ?? 1;
       const result = await runYamlCase(module.file, evalCase, factory, { variants, seed });
-      console.log(noWorkflowCommands(result.report));
+      printOut("console", result.report, "log");
       if (!result.ok)
         throw new Error(
           message(`YAML eval "${evalCase.name}": ${result.trials.passed} of ${result.trials.count} variants passed.\n${result.report}`),

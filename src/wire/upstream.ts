@@ -1,8 +1,8 @@
 import { Redactor } from "../secrets/redactor.js";
 import { asOwnNetwork } from "../base/own-network.js";
-import { TooltraceError } from "../base/errors.js";
+import { TooltraceError } from "../exits/errors.js";
 import type { ResolvedReply } from "../model/types.js";
-import { usageError } from "../base/errors.js";
+import { usageError } from "../exits/errors.js";
 import type { WireCodec } from "./codec.js";
 import type { WireRequest } from "./wire-http.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { redactForReport } from "../../src/secrets/report-redaction.js";
+import { redactForReport } from "../../src/exits/redact.js";
 import { isSecretName } from "../../src/secrets/secret-names.js";
 
 describe("what reports get of a trace, redacted", () => {

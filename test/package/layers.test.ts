@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, test } from "vitest";
 // @ts-expect-error a plain script, without types
-import { uphillImports } from "../../scripts/layers.mjs";
+import { exitsBypassed, uphillImports } from "../../scripts/layers.mjs";
 
 const root = join(import.meta.dirname, "..", "..");
 
@@ -21,6 +21,10 @@ test("every import runs downhill: a layer uses only those below it (13 imports r
   expect((uphillImports as (root: string) => string[])(root)).toEqual([]);
 });
 
+test("only src/exits writes a file or prints: every other module hands its bytes to an exit (22 files wrote or printed before)", () => {
+  expect((exitsBypassed as (root: string) => string[])(root)).toEqual([]);
+});
+
 test("no source file is over 300 lines (session.ts was 603)", () => {
   const long = files
     .map((file) => [relative(root, file), readFileSync(file, "utf8").split("\n").length] as const)
@@ -29,6 +33,6 @@ test("no source file is over 300 lines (session.ts was 603)", () => {
 });
 
 test("the message prefix is written in one place (it was typed by hand 46 times in 30 files)", () => {
-  const typed = files.filter((file) => !file.endsWith(join("base", "errors.ts")) && readFileSync(file, "utf8").includes("[tooltrace]"));
+  const typed = files.filter((file) => !file.endsWith(join("exits", "errors.ts")) && readFileSync(file, "utf8").includes("[tooltrace]"));
   expect(typed.map((file) => relative(root, file))).toEqual([]);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
-import { noWorkflowCommands, oneLine } from "../../src/base/excerpt.js";
+import { noWorkflowCommands, oneLine } from "../../src/exits/excerpt.js";
 import { packageFile } from "../fixtures/versions.js";
 
 const project = join(import.meta.dirname, "../fixtures/injection-project");

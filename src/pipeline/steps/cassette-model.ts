@@ -16,22 +16,22 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
   if (entry === undefined) {
     const last = cassette.modelEntries > 0 ? ` The last recorded one is exchange ${cassette.modelEntries}.` : "";
     return ctx.reject(
-      `cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(request.lastUserMessage)}).${last} Record it again: TOOLTRACE_CASSETTE=record.`,
+      `cassette ${cassette.path} holds ${cassette.modelEntries} exchange${cassette.modelEntries === 1 ? "" : "s"} with the model, and the agent started exchange ${index + 1} (${ctx.name}, last user message ${JSON.stringify(asRecorded(cassette, request.lastUserMessage))}).${last} Record it again: TOOLTRACE_CASSETTE=record.`,
       { kind: "strict" },
     );
   }
   const source = { kind: "cassette", entry: index } as const;
-  if (entry.lastUserMessage !== request.lastUserMessage) {
+  // The recording was redacted when it was written: the live message is compared as it would have been recorded.
+  const live = asRecorded(cassette, request.lastUserMessage);
+  if (entry.lastUserMessage !== live) {
     noteForCheck({
       cassette: cassette.path,
       entry: `model exchange ${index + 1}`,
-      changes: [
-        `- last user message: ${JSON.stringify(entry.lastUserMessage)}\n+ last user message: ${JSON.stringify(request.lastUserMessage)}`,
-      ],
+      changes: [`- last user message: ${JSON.stringify(entry.lastUserMessage)}\n+ last user message: ${JSON.stringify(live)}`],
       rerecord: cassette.rerecord,
     });
     return ctx.reject(
-      `cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(request.lastUserMessage)}. Record it again: TOOLTRACE_CASSETTE=record.`,
+      `cassette ${cassette.path}: model exchange ${index + 1} was recorded for the user message ${JSON.stringify(entry.lastUserMessage)}, and the agent now sends ${JSON.stringify(live)}. Record it again: TOOLTRACE_CASSETTE=record.`,
       source,
     );
   }
@@ -93,4 +93,9 @@ export function recordModel(cassette: Cassette, ctx: StepContext, result: unknow
       throw error;
     },
   );
+}
+
+/** A live message as the cassette would have recorded it (redacted by its rules). */
+function asRecorded<T>(cassette: Cassette, message: T): T {
+  return (typeof message === "string" ? cassette.redactor.text(message) : message) as T;
 }

@@ -1,4 +1,4 @@
-import { TooltraceError } from "../../base/errors.js";
+import { TooltraceError } from "../../exits/errors.js";
 import { settle } from "../../base/settle.js";
 import type { TurnMiddleware } from "../../middleware/turn-middleware.js";
 import type { Middleware } from "../../middleware/types.js";

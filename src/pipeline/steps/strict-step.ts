@@ -1,5 +1,5 @@
-import { compactJson } from "../../base/excerpt.js";
-import { type HostRule, urlAllowed } from "../../base/hosts.js";
+import { compactJson } from "../../exits/excerpt.js";
+import { type HostRule, urlAllowed } from "../hosts.js";
 import type { Step, StepContext } from "../types.js";
 
 /**

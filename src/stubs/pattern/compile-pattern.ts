@@ -1,6 +1,6 @@
 import type { RE2JS } from "re2js";
 import { BoundedCache } from "../../base/bounded-cache.js";
-import { excerpt } from "../../base/excerpt.js";
+import { excerpt } from "../../exits/excerpt.js";
 import { lazyRequire } from "../../base/lazy-require.js";
 import { isLinearSafe } from "./linear-safe.js";
 import { literalPrefix } from "./literal-prefix.js";

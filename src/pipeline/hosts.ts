@@ -1,4 +1,4 @@
-import { usageError } from "./errors.js";
+import { usageError } from "../exits/errors.js";
 
 /** One entry of `allowHosts`: a host name (or `*.suffix`), with a port or any port. */
 export interface HostRule {

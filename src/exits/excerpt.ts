@@ -1,13 +1,19 @@
-/** `text` cut to `max` characters with an ellipsis: what a message echoes of a value the user gave. */
+import { redactForReport, redactReportText } from "./redact.js";
+
+/**
+ * `text` cut to `max` characters with an ellipsis: what a message echoes of a value the user gave. Redacted
+ * before it is cut, so a cut never leaves the start of a secret that redaction would have found whole.
+ */
 export function excerpt(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const redacted = redactReportText(text);
+  return redacted.length > max ? `${redacted.slice(0, max - 1)}…` : redacted;
 }
 
-/** JSON of a value for a one-line message, cut to `max` characters; never throws. */
+/** JSON of a value for a one-line message, redacted, then cut to `max` characters; never throws. */
 export function compactJson(value: unknown, max = 120): string {
   let text: string;
   try {
-    text = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
+    text = value === undefined ? "undefined" : (JSON.stringify(redactForReport(value)) ?? String(value));
   } catch {
     try {
       text = String(value);
@@ -16,6 +22,12 @@ export function compactJson(value: unknown, max = 120): string {
     }
   }
   return excerpt(text, max);
+}
+
+/** The start and the end of `text` with an ellipsis between, when it is longer than `head + tail`: redacted first. */
+export function middleCut(text: string, head: number, tail: number): string {
+  const redacted = redactReportText(text);
+  return redacted.length > head + tail ? `${redacted.slice(0, head)}…${redacted.slice(-tail)}` : redacted;
 }
 
 /** `1 test`, `2 tests`: a count with its noun (the plural given when adding an `s` is wrong). */

@@ -1,13 +1,21 @@
-import { withoutOwnFrames } from "./call-site.js";
-import { hasBrand, stampBrands } from "./copy-brands.js";
-import { noWorkflowCommands } from "./excerpt.js";
+import { withoutOwnFrames } from "../base/call-site.js";
+import { hasBrand, stampBrands } from "../base/copy-brands.js";
+import { excerpt, middleCut, noWorkflowCommands } from "./excerpt.js";
+import { redactReportText } from "./redact.js";
+import { noteExit } from "./registry.js";
+
+export { pointerOf, pointerToken } from "../base/pointer.js";
 
 /** Every message tooltrace writes starts with this prefix. */
 export const PREFIX = "[tooltrace]";
 
-/** A message as tooltrace writes it: the prefix, what happened, and what to do on a `Fix:` line of its own. */
+/**
+ * A message as tooltrace writes it: the prefix, what happened, and what to do on a `Fix:` line of its own;
+ * redacted, and no line of it a workflow command (the exit every error and warning of tooltrace's leaves by).
+ */
 export function message(problem: string, fix?: string): string {
-  return noWorkflowCommands(`${PREFIX} ${problem}${fix ? `\n  Fix: ${fix}` : ""}`);
+  noteExit("error");
+  return noWorkflowCommands(redactReportText(`${PREFIX} ${problem}${fix ? `\n  Fix: ${fix}` : ""}`));
 }
 
 /** A wrong argument to a tooltrace function, with the message tooltrace writes. */
@@ -82,7 +90,7 @@ export class StubConfigError extends Error {
 
 /** `stub rule "tasks" at /match/query`: the rule by its id (cut short: an id is user data), else by its place. */
 function where(location: ConfigErrorLocation): string {
-  const id = location.ruleId !== undefined && location.ruleId.length > 60 ? `${location.ruleId.slice(0, 59)}…` : location.ruleId;
+  const id = location.ruleId === undefined ? undefined : excerpt(location.ruleId, 60);
   const what = location.what ?? "stub rule";
   const rule =
     id !== undefined
@@ -95,7 +103,7 @@ function where(location: ConfigErrorLocation): string {
             ? "http"
             : what;
   // A pointer holds the user's keys: past a few hundred characters its middle says nothing.
-  const pointer = location.pointer.length > 200 ? `${location.pointer.slice(0, 120)}…${location.pointer.slice(-60)}` : location.pointer;
+  const pointer = location.pointer.length > 200 ? middleCut(location.pointer, 120, 60) : location.pointer;
   return pointer === "" ? rule : `${rule} at ${pointer}`;
 }
 
@@ -114,15 +122,4 @@ export class TooltraceError extends Error {
     this.stack = usersStack(this.stack);
     stampBrands(this, new.target);
   }
-}
-
-/** Escapes one reference token of a JSON pointer. */
-export function pointerToken(token: string | number): string {
-  const text = String(token);
-  return text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text;
-}
-
-/** A JSON pointer from its reference tokens, each escaped: `["a/b", "0"]` is `/a~1b/0`. */
-export function pointerOf(tokens: readonly (string | number)[]): string {
-  return tokens.map((token) => `/${pointerToken(token)}`).join("");
 }
