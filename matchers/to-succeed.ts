@@ -15,7 +15,9 @@ export function toSucceed(this: MatcherContext, received: unknown): MatcherResul
   const problems: string[] = [];
   for (const turn of trace.turns) {
     if (turn.status === "failed")
-      problems.push(`turn ${turn.index} failed: ${turn.error ? oneLine(`${turn.error.name}: ${turn.error.message}`) : "unknown error"}`);
+      problems.push(
+        `turn ${turn.index} failed: ${turn.error ? oneLine(`${turn.error.name}: ${withoutViolations(turn.error.message, turn.violations)}`) : "unknown error"}`,
+      );
     if (turn.status === "running") problems.push(`turn ${turn.index} is still running`);
     problems.push(...turn.violations);
   }
@@ -32,4 +34,13 @@ export function toSucceed(this: MatcherContext, received: unknown): MatcherResul
         pass ? undefined : problems.map((p) => `- ${p}`).join("\n"),
       ),
   };
+}
+
+/** An error that carries a violation listed beside it (a refused `fetch`: "fetch failed: <the refusal>") names it once. */
+function withoutViolations(text: string, violations: readonly string[]): string {
+  for (const violation of violations) {
+    const first = violation.replace(/^\[tooltrace\] /, "").split("\n")[0] ?? "";
+    if (first !== "" && text.includes(first)) return `${text.replace(`: ${first}`, "").replace(first, "").trim()} (the violation below)`;
+  }
+  return text;
 }

@@ -5,6 +5,12 @@
  *
  * @module tooltrace
  */
+import { installEdgeGuards } from "./edges/edge-guards.js";
+
+// The guards at the process's edges go in when tooltrace is imported, in plain Node too (a script, `tsx`): a
+// function a module takes later (`Worker`, `spawn`) meets them, not only what runs after the first strict session.
+installEdgeGuards();
+
 export { createSession, MAX_CALLS_PER_SESSION } from "./session/create-session.js";
 export type {
   Agent,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { lazyRequire } from "../base/lazy-require.js";
-import { PREFIX, StubConfigError } from "../exits/errors.js";
+import { PREFIX, StubConfigError, TooltraceError } from "../exits/errors.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import type { ToolStub } from "../stubs/types.js";
 
@@ -70,7 +70,16 @@ export function checkMcpServeFile(content: unknown, where: string): McpServed {
 
 /** Reads and checks a served file (JSON, or YAML by its extension). */
 export function readMcpServeFile(path: string): McpServed {
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TooltraceError(
+      `mcp serve: cannot read ${path} (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : ((error as Error).message ?? code)}).`,
+      "give the path of a JSON or YAML file with `tools` (each with its stub rules); see docs/mcp-server.md.",
+    );
+  }
   let content: unknown;
   try {
     content = /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text);

@@ -58,13 +58,8 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
       try {
         body = await jsonBodyOf(incoming);
       } catch (error) {
-        // JSON-RPC's parse error: the request is refused, the server stays up.
-        const text = JSON.stringify({
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32700, message: `Parse error: ${(error as Error).message}` },
-        });
-        outgoing.writeHead(400, { "content-type": "application/json" }).end(text);
+        // The request is refused, the server stays up.
+        refuseBody(incoming, outgoing, error as Error);
         return;
       }
       const mcp = await mcpServerOf(tools, answer);
@@ -95,15 +90,37 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
   };
 }
 
-/** A POST's JSON body; anything but JSON (a page's form post, a broken body) is refused. */
+/** The largest request body `mcp serve --http` (and `mcpServer()`'s bridge) reads: 4 MiB; a larger one gets a 413. */
+export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A body over {@link MAX_MCP_BODY_BYTES}: refused before it is read whole. */
+export class BodyTooLarge extends Error {
+  constructor() {
+    super(`the request body is over ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB, the most an MCP server of tooltrace's reads`);
+  }
+}
+
+/** A POST's JSON body; anything but JSON (a page's form post, a broken body) is refused, and so is one over the bound. */
 export function jsonBodyOf(incoming: IncomingMessage): Promise<unknown> {
   if (incoming.method !== "POST") return Promise.resolve(undefined);
   if (!(incoming.headers["content-type"] ?? "").includes("application/json"))
     return Promise.reject(new Error("the body must be JSON (content-type: application/json)"));
+  if (Number(incoming.headers["content-length"] ?? 0) > MAX_MCP_BODY_BYTES) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_MCP_BODY_BYTES) chunks.push(chunk);
+      else {
+        incoming.off("data", onData);
+        chunks.length = 0;
+        reject(new BodyTooLarge());
+      }
+    };
+    incoming.on("data", onData);
     incoming.once("end", () => {
+      if (size > MAX_MCP_BODY_BYTES) return;
       const text = Buffer.concat(chunks).toString("utf8");
       try {
         resolve(text === "" ? undefined : (JSON.parse(text) as unknown));
@@ -112,5 +129,21 @@ export function jsonBodyOf(incoming: IncomingMessage): Promise<unknown> {
       }
     });
     incoming.once("error", reject);
+  });
+}
+
+/** Answers a refused body: 413 for one too large (and the connection closed, the rest unread), else JSON-RPC's parse error. */
+export function refuseBody(incoming: IncomingMessage, outgoing: import("node:http").ServerResponse, error: Error): void {
+  const tooLarge = error instanceof BodyTooLarge;
+  const text = JSON.stringify({
+    jsonrpc: "2.0",
+    id: null,
+    error: tooLarge
+      ? { code: -32600, message: `Invalid Request: ${error.message}` }
+      : { code: -32700, message: `Parse error: ${error.message}` },
+  });
+  outgoing.writeHead(tooLarge ? 413 : 400, { "content-type": "application/json", ...(tooLarge ? { connection: "close" } : {}) });
+  outgoing.end(text, () => {
+    if (tooLarge) incoming.destroy();
   });
 }

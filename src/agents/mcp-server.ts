@@ -13,7 +13,7 @@ import type { ServedMcp, Session } from "../session/types.js";
 import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
 import { checkMcpServeFile, type McpToolDefinition } from "./mcp-definitions.js";
 import { suggestName } from "../stubs/suggest.js";
-import { jsonBodyOf, serveMcpHttp } from "./mcp-serve.js";
+import { jsonBodyOf, refuseBody, serveMcpHttp } from "./mcp-serve.js";
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -130,7 +130,14 @@ async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; clos
   const { createServer } = await import("node:http");
   const server = createServer((incoming, outgoing) => {
     void (async () => {
-      const { tool, input } = (await jsonBodyOf(incoming)) as { tool: string; input: unknown };
+      let body: unknown;
+      try {
+        body = await jsonBodyOf(incoming);
+      } catch (error) {
+        refuseBody(incoming, outgoing, error as Error);
+        return;
+      }
+      const { tool, input } = body as { tool: string; input: unknown };
       const answered: McpCallAnswer = await answer(tool, input);
       outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
     })().catch((error: unknown) => outgoing.writeHead(500).end(error instanceof Error ? error.message : String(error)));

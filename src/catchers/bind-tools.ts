@@ -5,6 +5,7 @@ import type { ToolDirectory, ToolIdentity, ToolTraits } from "../pipeline/tool-d
 import { qualify, samePath, splitPath } from "../trace/paths.js";
 import { agentsSdkHandoff, agentsSdkInvoke, type CallShape, inputFirst, langchainCall, mcpCallTool, mcpRequest } from "./call-shapes.js";
 import { classifyTool, describeToolArray, namedToolsOf, type ToolShape } from "./classify-tool.js";
+import { holdMcpTransport } from "./mcp-transport.js";
 import { PatchRefused } from "./patch-function.js";
 import { type Executor, holdExecutor, releaseExecutor } from "./tool-spies.js";
 
@@ -57,10 +58,15 @@ export class BoundTools implements ToolDirectory {
     return { tool, path: pathOf(registration, activePath), given: true };
   }
 
+  /** What undoes this session's holds on MCP clients' transports. */
+  private readonly transports: (() => void)[] = [];
+
   /** Restores every executor this session patched (the last session holding one restores the original). */
   unbind(): void {
     for (const executor of this.executors.keys()) releaseExecutor(executor, this);
     this.executors.clear();
+    // A strict session's holds stay, as its executors do: a call its agent leaves behind is still refused.
+    if (!this.strict) for (const release of this.transports.splice(0)) release();
   }
 
   /** Patches one planned executor for this session. */
@@ -76,6 +82,10 @@ export class BoundTools implements ToolDirectory {
     if (known === undefined) {
       known = { name: entry.name, paths: [], ...(entry.remoteName !== undefined ? { aliases: new Map<string, string>() } : {}) };
       this.executors.set(executor, known);
+    }
+    if (known.paths.length === 0 && entry.shape === mcpRequest) {
+      const release = holdMcpTransport(entry.owner, executor);
+      if (release !== undefined) this.transports.push(release);
     }
     if (!known.paths.some((path) => samePath(path, entry.path))) known.paths.push(entry.path);
     if (entry.remoteName !== undefined) known.aliases?.set(entry.remoteName, entry.name);
@@ -211,15 +221,27 @@ function checkRecord(value: unknown, option: string): { readonly [name: string]:
     );
   }
   // A Proxy's reads go wherever its handler says: a catch written onto it may never be what the agent reads.
-  if (types.isProxy(value)) {
+  const proxy = proxyInChain(value);
+  if (proxy !== undefined) {
     throw new StubConfigError(
       { pointer: "" },
-      `\`${option}\` is a Proxy (a lazy registry?): tooltrace catches each tool where the record holds it, and a Proxy's reads can bypass that.`,
+      `\`${option}\` ${proxy === 0 ? "is" : `has in its prototype chain (${proxy} up)`} a Proxy (a lazy registry?): tooltrace catches each tool where the record holds it, and a Proxy's reads can bypass that.`,
       "pass a plain record of the tools (`{ ...registry }`, or `Object.fromEntries(names.map((name) => [name, registry[name]]))`) and give the agent that same record.",
       "session",
     );
   }
   return value as { readonly [name: string]: unknown };
+}
+
+/** How many prototypes up a Proxy is in `value`'s chain (0: `value` itself), or `undefined` when there is none. */
+function proxyInChain(value: object): number | undefined {
+  let level = 0;
+  for (let current: object | null = value; current !== null && current !== Object.prototype; level += 1) {
+    if (types.isProxy(current)) return level;
+    // A Proxy's `getPrototypeOf` trap could lie, but only a Proxy has one: it was caught above before it was asked.
+    current = Object.getPrototypeOf(current) as object | null;
+  }
+  return undefined;
 }
 
 /** A tool the server never listed, named with the prefix its listed tools carry (`server/`), when they share one. */

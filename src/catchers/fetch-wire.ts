@@ -2,13 +2,14 @@ import { message } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
 import { isLoopback } from "../pipeline/hosts.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
-import { answerAtFetch, installFetchGuard } from "../edges/fetch-guard.js";
+import { answerAtFetch, type FetchAnswerer, installFetchGuard } from "../edges/fetch-guard.js";
 import { mswInterceptsSockets } from "../edges/msw-listening.js";
 import { holdWireMock } from "../pipeline/http-catching.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { DEFAULT_BASE_URLS } from "../wire/base-urls.js";
 import { errorReply } from "../wire/http-replies.js";
 import { toResponse } from "../wire/wire-http.js";
+import { isOwnLoopbackServer } from "./loopback-server.js";
 import { createLlmAnswer, type LlmAnswer } from "./wire-answer.js";
 
 const PROVIDER_ORIGINS = new Set(Object.values(DEFAULT_BASE_URLS).map((base) => new URL(base).origin));
@@ -50,14 +51,31 @@ export function answerLlmForTheRun(options: RunWireOptions): void {
 
 function register(answer: LlmAnswer): void {
   state.answer = answer;
-  answerAtFetch("llm-wire", 0, (url, method) => {
+  answerAtFetch("llm-wire", 0, wireAnswerer(answer));
+}
+
+/** The answerer at the layer under `fetch` for the LLM wire, made once (see {@link catchLlmAtFetch}). */
+export function llmWireAnswerer(): FetchAnswerer {
+  if (state.answer === undefined) register(createLlmAnswer());
+  return wireAnswerer(state.answer as LlmAnswer);
+}
+
+function wireAnswerer(answer: LlmAnswer): FetchAnswerer {
+  return (url, method) => {
     const parsed = parse(url);
     if (parsed === undefined) return undefined;
     const listed = state.run?.bases.some((base) => url === base || url.startsWith(`${base}/`)) === true;
-    if (isLoopback(parsed.hostname) && !listed) return undefined;
     const codec = answer.codecFor(parsed.pathname);
-    if (codec === undefined && !PROVIDER_ORIGINS.has(parsed.origin) && !listed) return undefined;
     const context = currentTurnContext();
+    // Loopback is the test's own fakes, but for a session that scripts the model: a client pointed at a local
+    // gateway (Ollama, LiteLLM) asking an LLM API tooltrace speaks is answered by the mock, never silently live.
+    if (
+      isLoopback(parsed.hostname) &&
+      !listed &&
+      (codec === undefined || context?.pipeline.responder === undefined || isOwnLoopbackServer(parsed.origin))
+    )
+      return undefined;
+    if (codec === undefined && !PROVIDER_ORIGINS.has(parsed.origin) && !listed) return undefined;
     const scripted = context !== undefined && (context.pipeline.responder !== undefined || context.pipeline.upstream !== undefined);
     if (scripted || state.run !== undefined)
       return async (request) => {
@@ -73,7 +91,7 @@ function register(answer: LlmAnswer): void {
     const refusal = refuseAtEdge({ channel: "http", method, url });
     if (refusal === undefined) return undefined;
     return async () => toResponse(errorReply(codec, "mock_failed", message(refusal)));
-  });
+  };
 }
 
 function parse(url: string): URL | undefined {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { globalSingleton } from "../base/global-state.js";
 import { holdWireMock } from "../pipeline/http-catching.js";
 import type { AddressInfo } from "node:net";
 import { message } from "../exits/errors.js";
@@ -9,6 +10,13 @@ export interface LoopbackServer {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+const own = globalSingleton("ownLoopbackServers", () => new Set<string>());
+
+/** Whether `origin` (`http://127.0.0.1:PORT`) is a server {@link serveOnLoopback} started in this process. */
+export function isOwnLoopbackServer(origin: string): boolean {
+  return own.has(origin);
 }
 
 /**
@@ -35,10 +43,13 @@ export async function serveOnLoopback(handler: (request: Request) => Promise<Res
   });
   const { port } = server.address() as AddressInfo;
   const release = holdWireMock();
+  const url = `http://127.0.0.1:${port}`;
+  own.add(url);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
+        own.delete(url);
         release();
         server.closeAllConnections();
         server.close(() => resolve());

@@ -3,7 +3,8 @@ import { isThenable } from "../base/settle.js";
 import type { ExecutorHandle } from "../pipeline/caught.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import type { Terminal } from "../pipeline/types.js";
-import { type CallShape, inputFirst } from "./call-shapes.js";
+import { type CallShape, inputFirst, mcpRequest } from "./call-shapes.js";
+import { sendingDecided } from "./mcp-transport.js";
 import { patchFunction } from "./patch-function.js";
 
 /** One patched executor: the spy on `owner[key]`, shared by every session that registered it. */
@@ -82,7 +83,9 @@ function patch(owner: object, key: string, label: string, async: boolean, byKey:
           source: REAL,
           live: true,
           run: (input) => {
-            const result = target().apply(this, input === caughtInput ? args : shape.withInput(args, input));
+            const send = () => target().apply(this, input === caughtInput ? args : shape.withInput(args, input));
+            // An MCP client's request: its transport lets the call pass, as the chain decided it.
+            const result = shape === mcpRequest ? sendingDecided(send) : send();
             if (!executor.async && isThenable(result)) executor.async = true;
             return result;
           },

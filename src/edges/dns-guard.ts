@@ -54,7 +54,7 @@ export function guardDns(): void {
     return refused(args[0], refusalOf(args[1], undefined)) ? 0 : lookup.apply(this, args);
   };
   cares.getnameinfo = function guardedGetnameinfo(this: unknown, ...args: unknown[]) {
-    return refused(args[0], refusalOf(args[1], undefined)) ? 0 : lookupService.apply(this, args);
+    return refused(args[0], refusalOf(args[1], undefined, true)) ? 0 : lookupService.apply(this, args);
   };
   const channel = cares.ChannelWrap?.prototype;
   for (const name of CHANNEL_QUERIES) {
@@ -123,9 +123,14 @@ function guardDnsModule(dns: typeof Dns): void {
 }
 
 /** The error refusing a query for `name`, if it is refused. */
-function refusalOf(name: unknown, channel: { getServers?(): [string, number][] } | undefined): Error | undefined {
+function refusalOf(name: unknown, channel: { getServers?(): [string, number][] } | undefined, reverse = false): Error | undefined {
   if (typeof name !== "string") return undefined;
-  const servers = channel?.getServers?.().map(([address]) => address);
-  const refusal = refuseAtEdge({ channel: "dns", host: name, ...(servers !== undefined ? { servers } : {}) });
+  const servers = channel?.getServers?.();
+  const refusal = refuseAtEdge({
+    channel: "dns",
+    host: name,
+    ...(servers !== undefined ? { servers } : {}),
+    ...(reverse ? { reverse } : {}),
+  });
   return refusal === undefined ? undefined : edgeError(refusal);
 }

@@ -1,6 +1,7 @@
 import { sep } from "node:path";
 import { globalSingleton } from "../base/global-state.js";
-import { hostAllowed, type HostRule, isLoopback, urlAllowed } from "../pipeline/hosts.js";
+import { isIP } from "node:net";
+import { hostAllowed, type HostRule, inHostsFile, isLoopback, isLoopbackAddress, urlAllowed } from "../pipeline/hosts.js";
 import { isOwnNetwork } from "../base/own-network.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { type EdgePolicy, openEdgeGuards } from "../pipeline/edge-policy.js";
@@ -13,8 +14,22 @@ import { UNKNOWN_PROGRAM } from "./shell-programs.js";
 
 /** What is leaving the process, below every catcher. */
 export type EdgeTarget =
-  | { readonly channel: "tcp" | "udp"; readonly host: string; readonly port: number; readonly address?: string }
-  | { readonly channel: "dns"; readonly host: string; readonly servers?: readonly string[] }
+  | {
+      readonly channel: "tcp" | "udp";
+      /** The name the socket was given, for the message (the address itself when it had none). */
+      readonly host: string;
+      /** The address the socket actually connects or sends to, after any `lookup`: what decides. */
+      readonly address: string;
+      readonly port: number;
+    }
+  | {
+      readonly channel: "dns";
+      readonly host: string;
+      /** The servers a resolver's channel sends the query to (`[address, port]`); none for the system's lookup. */
+      readonly servers?: readonly (readonly [string, number])[];
+      /** The system's reverse lookup of an address (`lookupService`): a PTR query unless the address is loopback. */
+      readonly reverse?: boolean;
+    }
   | { readonly channel: "http"; readonly method: string; readonly url: string; readonly at?: (() => string | undefined) | undefined }
   | { readonly channel: "socket"; readonly path: string }
   | { readonly channel: "worker" }
@@ -86,36 +101,45 @@ function shownAs(target: EdgeTarget): EdgeTarget {
   return requestBelow(target.host) ?? target;
 }
 
-/** For the hermetic guard: network traffic to a host beyond loopback that neither the run nor the session allows. */
+/** For the hermetic guard: network traffic beyond loopback that neither the run nor the session allows. */
 function leavesTheMachine(target: EdgeTarget, sessionHosts: readonly HostRule[]): boolean {
   if (!hermeticIsOn()) return false;
+  const rules = [...runAllowHosts(), ...sessionHosts];
   switch (target.channel) {
     case "tcp":
     case "udp":
-      return !(
-        isLoopback(target.host) ||
-        (target.address !== undefined && isLoopback(target.address)) ||
-        hostAllowed(runAllowHosts(), target.host, target.port) ||
-        hostAllowed(sessionHosts, target.host, target.port)
-      );
+      return !(isLoopbackAddress(target.address) || socketAllowed(rules, target));
     case "dns":
-      return !(
-        isLoopback(target.host) ||
-        (target.servers !== undefined && target.servers.length > 0 && target.servers.every(isLoopbackServer)) ||
-        hostAllowed(runAllowHosts(), target.host, undefined) ||
-        hostAllowed(sessionHosts, target.host, undefined)
-      );
+      return !(dnsStaysHere(target) || hostAllowed(rules, target.host, undefined));
     case "http":
-      return !(isLoopbackUrl(target.url) || urlAllowed(runAllowHosts(), target.url) || urlAllowed(sessionHosts, target.url));
+      return !(isLoopbackUrl(target.url) || urlAllowed(rules, target.url));
     default:
       return false;
   }
 }
 
-/** A resolver's server as `getServers()` lists it: `127.0.0.1`, `127.0.0.1:5353`, `[::1]:53`. */
-function isLoopbackServer(server: string): boolean {
-  const host = server.startsWith("[") ? server.slice(1, server.indexOf("]")) : server.includes(".") ? server.replace(/:\d+$/, "") : server;
-  return isLoopback(host);
+/**
+ * Whether `allowHosts` lets a socket out, by the address it reaches or by its name; a loopback name
+ * (`localhost`) counts only where it reached loopback, so a `lookup` that sends it elsewhere is not let out.
+ */
+function socketAllowed(
+  rules: readonly HostRule[],
+  target: { readonly host: string; readonly address: string; readonly port: number },
+): boolean {
+  const nameCounts = !isLoopback(target.host) || isLoopbackAddress(target.address);
+  return hostAllowed(rules, target.address, target.port) || (nameCounts && hostAllowed(rules, target.host, target.port));
+}
+
+/**
+ * Whether a DNS query stays on this machine, decided on where it is sent: a resolver's channel, on its servers
+ * (every one on loopback); the system's lookup, on the name (an address, or a name the hosts file holds,
+ * never reach a DNS server). The name a query asks for never decides: `<data>.localhost` sent to a server
+ * beyond loopback carries the data out.
+ */
+function dnsStaysHere(target: Extract<EdgeTarget, { channel: "dns" }>): boolean {
+  if (target.servers !== undefined) return target.servers.length > 0 && target.servers.every(([address]) => isLoopbackAddress(address));
+  if (target.reverse === true) return isLoopbackAddress(target.host);
+  return isIP(target.host) !== 0 || inHostsFile(target.host);
 }
 
 function isLoopbackUrl(url: string): boolean {
@@ -130,13 +154,14 @@ function allowed(edges: EdgePolicy, target: EdgeTarget): boolean {
   switch (target.channel) {
     case "tcp":
     case "udp":
-      return (
-        listensOn(target.address ?? target.host, target.port) ||
-        hostAllowed(edges.allowHosts, target.host, target.port) ||
-        (target.address !== undefined && hostAllowed(edges.allowHosts, target.address, target.port))
-      );
+      return listensOn(target.address, target.port) || socketAllowed(edges.allowHosts, target);
     case "dns":
-      return isLoopback(target.host) || hostAllowed(edges.allowHosts, target.host, undefined);
+      return (
+        hostAllowed(edges.allowHosts, target.host, undefined) ||
+        (target.servers === undefined
+          ? dnsStaysHere(target)
+          : target.servers.length > 0 && target.servers.every(([address, port]) => listensOn(address, port)))
+      );
     case "http":
       return urlAllowed(edges.allowHosts, target.url);
     case "socket":

@@ -1,6 +1,7 @@
 import { relative, sep } from "node:path";
 import { captureUserFrame } from "../base/call-site.js";
 import { oneLine } from "../exits/excerpt.js";
+import { canonicalAddress, isLoopback, isLoopbackAddress } from "../pipeline/hosts.js";
 import type { EdgeTarget } from "./edge-decision.js";
 
 /** The providers' API hosts, named in a refusal: a request to one is a model call the test did not script. */
@@ -20,11 +21,11 @@ const PROVIDER_HOSTS: Readonly<Record<string, string>> = {
 export function describeTarget(target: EdgeTarget): string {
   switch (target.channel) {
     case "tcp":
-      return `a TCP connection to ${hostPort(target.host, target.port)} was opened`;
+      return `a TCP connection to ${reached(target)} was opened`;
     case "udp":
-      return `a UDP datagram to ${hostPort(target.host, target.port)} was sent`;
+      return `a UDP datagram to ${reached(target)} was sent`;
     case "dns":
-      return `a DNS query for ${JSON.stringify(target.host.slice(0, 100))} was made`;
+      return `a DNS query for ${JSON.stringify(target.host.slice(0, 100))} was made${target.servers === undefined || target.servers.length === 0 ? "" : ` to ${target.servers.map(([address, port]) => hostPort(address, port)).join(", ")}`}`;
     case "http":
       return `${target.method} ${cut(target.url)} was sent`;
     case "socket":
@@ -48,8 +49,20 @@ export function hostEntry(target: EdgeTarget): string {
       return cut(target.url);
     }
   }
-  if (target.channel === "tcp" || target.channel === "udp") return hostPort(target.host, target.port).slice(0, 100);
+  if (target.channel === "tcp" || target.channel === "udp")
+    return hostPort(named(target) ? target.host : target.address, target.port).slice(0, 100);
   return "";
+}
+
+/** Whether a socket's name says where it went: not a loopback name that a `lookup` sent elsewhere. */
+function named(target: { readonly host: string; readonly address: string }): boolean {
+  return target.host === target.address || !isLoopback(target.host) || isLoopbackAddress(target.address);
+}
+
+/** `api.example.com:443 (203.0.113.7)`: the name the socket was given, and the address it reached. */
+function reached(target: { readonly host: string; readonly address: string; readonly port: number }): string {
+  const shown = hostPort(target.host, target.port);
+  return canonicalAddress(target.host) === canonicalAddress(target.address) ? shown : `${shown} (${target.address})`;
 }
 
 /**

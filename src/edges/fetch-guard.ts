@@ -130,7 +130,8 @@ export function installFetchGuard(): boolean {
 }
 
 /** Adds (or replaces) a catcher answering requests at the dispatcher, known by `name`; the lowest `rank` is asked first. */
-export function answerAtFetch(name: string, rank: number, answer: FetchAnswerer): void {
+export function answerAtFetch(name: string, rank: number, answer: FetchAnswerer, options: { readonly ifAbsent?: boolean } = {}): void {
+  if (options.ifAbsent === true && state.answerers.some((entry) => entry.name === name)) return;
   state.answerers = [...state.answerers.filter((entry) => entry.name !== name), { name, rank, answer }].sort((a, b) => a.rank - b.rank);
 }
 

@@ -1,12 +1,12 @@
 import type { Server } from "node:net";
 import { resolve } from "node:path";
-import { isLoopback } from "../pipeline/hosts.js";
+import { canonicalAddress, isLoopbackAddress } from "../pipeline/hosts.js";
 
 interface HandleSource {
   _getActiveHandles?: () => unknown[];
 }
 
-const ANY = new Set(["0.0.0.0", "::", "::ffff:0.0.0.0"]);
+const ANY = new Set(["0.0.0.0", "0:0:0:0:0:0:0:0"]);
 
 /**
  * Whether a server of this process listens at `address:port` (the test's own fake services, tooltrace's
@@ -15,28 +15,17 @@ const ANY = new Set(["0.0.0.0", "::", "::ffff:0.0.0.0"]);
  * another loopback address. A server bound to every address (`0.0.0.0`, `::`) answers any loopback address.
  */
 export function listensOn(address: string, port: number): boolean {
-  if (!isLoopback(address)) return false;
-  const wanted = normalise(address);
+  if (!isLoopbackAddress(address)) return false;
+  const wanted = canonicalAddress(address);
   const handles = (process as unknown as HandleSource)._getActiveHandles?.() ?? [];
   return handles.some((handle) => {
     const server = handle as Partial<Server>;
     if (typeof server.address !== "function" || server.listening !== true) return false;
     const bound = server.address();
     if (bound === null || typeof bound !== "object" || bound.port !== port) return false;
-    const at = normalise(bound.address);
-    return ANY.has(at) || at === wanted || (isLocalhostName(wanted) && isLoopback(at));
+    const at = canonicalAddress(bound.address);
+    return ANY.has(at) || at === wanted;
   });
-}
-
-/** `::ffff:127.0.0.1` → `127.0.0.1`, `[::1]` → `::1`, lower case. */
-function normalise(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare.startsWith("::ffff:") && bare.includes(".") ? bare.slice(7) : bare;
-}
-
-/** `localhost` resolves to whichever loopback address the server took. */
-function isLocalhostName(host: string): boolean {
-  return host === "localhost" || host.endsWith(".localhost");
 }
 
 /** Whether a server of this process listens on the Unix socket (or named pipe) at `path`. */

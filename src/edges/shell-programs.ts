@@ -42,8 +42,8 @@ const KEYWORDS = new Set([
 export const UNKNOWN_PROGRAM = "(a program the command line does not name)";
 
 /**
- * Every program a shell command line would run, in order: each command of a chain (`;`, `&&`, `||`, `&`, a
- * pipe, a line break), each command substitution (`$(…)`, backticks), the program a wrapper runs (`env`,
+ * Every program a shell command line would run, in order, as dash and bash both read it (`&>` is a background
+ * `&` to dash): each command of a chain (`;`, `&&`, `||`, `&`, a pipe, a line break), each command substitution (`$(…)`, backticks), the program a wrapper runs (`env`,
  * `xargs`, `timeout 5`…) and the script of a nested `sh -c`. A program the line does not name (`$CMD`,
  * `eval`) is {@link UNKNOWN_PROGRAM}, which only `allowProcesses: true` allows.
  */
@@ -92,6 +92,8 @@ function commandsOf(script: string): string[][] {
   let words: string[] = [];
   let word = "";
   let quote: "'" | '"' | undefined;
+  /** The last character read was a `>` or `<` the shell reads as one (not quoted, not escaped). */
+  let redirect = false;
   const endWord = () => {
     if (word !== "") words.push(word);
     word = "";
@@ -106,11 +108,13 @@ function commandsOf(script: string): string[][] {
     if (quote === "'") {
       if (char === "'") quote = undefined;
       else word += char;
+      redirect = false;
       continue;
     }
     if (char === "\\") {
       word += script[i + 1] ?? "";
       i += 1;
+      redirect = false;
       continue;
     }
     if (char === "$" && script[i + 1] === "(") {
@@ -130,10 +134,16 @@ function commandsOf(script: string): string[][] {
     if (quote === '"') {
       if (char === '"') quote = undefined;
       else word += char;
+      redirect = false;
       continue;
     }
+    // `>&2`, `<&0`: a descriptor's copy, read alike by every shell. Any other `&` ends a command: bash reads
+    // `&>file` as a redirection, dash as a background command and a redirection of the next; both readings'
+    // programs count. An escaped `\>` is a word's character, so the `&` after it ends the command.
+    const dup = char === "&" && redirect;
+    redirect = char === ">" || char === "<";
     if (char === "'" || char === '"') quote = char;
-    else if (char === "&" && (script[i - 1] === ">" || script[i - 1] === "<" || script[i + 1] === ">")) word += char;
+    else if (dup) word += char;
     else if (";&|\n()".includes(char)) endCommand();
     else if (/\s/.test(char)) endWord();
     else word += char;

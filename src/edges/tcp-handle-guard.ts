@@ -1,6 +1,6 @@
 import type * as Tls from "node:tls";
 import { constants } from "node:os";
-import { isLoopback } from "../pipeline/hosts.js";
+import { isLoopbackAddress } from "../pipeline/hosts.js";
 import { type EdgeTarget, refuseAtEdge } from "./edge-decision.js";
 import { edgeError, noStrictSession } from "./edge-error.js";
 import { hermeticIsOn } from "./hermetic.js";
@@ -53,7 +53,7 @@ function guardConnect(proto: Record<string, Method>, name: string): void {
   const connect = proto[name] as Method;
   proto[name] = function guardedConnect(this: Handle, ...args: unknown[]) {
     const [, address, port] = args as [unknown, string, number];
-    if (noStrictSession() && (!hermeticIsOn() || isLoopback(address))) return connect.apply(this, args);
+    if (noStrictSession() && (!hermeticIsOn() || isLoopbackAddress(address))) return connect.apply(this, args);
     const owner = ownerOf(this);
     const host = typeof owner?._host === "string" ? owner._host : address;
     const refusal = refuseAtEdge({ channel: "tcp", host, address, port });

@@ -26,7 +26,7 @@ const flags = rest.filter((arg) => arg.startsWith("--"));
 const targets = rest.filter((arg) => !arg.startsWith("--"));
 try {
   if (command === "init") {
-    const report = init(process.cwd());
+    const report = await init(process.cwd());
     printOut("command output", report.lines.join("\n"), "stdout");
     if (!report.ok) process.exitCode = 1;
   } else if (command === "show" && flags.includes("--compare") && targets.length === 2) {

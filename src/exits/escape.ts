@@ -10,10 +10,14 @@ export function escapeHtml(text: unknown): string {
  * pipe that ends a cell, no workflow command.
  */
 export function markdownText(text: unknown): string {
-  return escapeHtml(String(text))
-    .replace(/[\\`*_[\]|~]/g, (char) => `\\${char}`)
-    .replace(/\s+/g, " ")
-    .replace(/::/g, ":\u200b:");
+  return (
+    escapeHtml(String(text))
+      // A code span's backtick, a cell's pipe, and a link's or image's `](`: what could make markup of text.
+      .replace(/[\\`|]/g, (char) => `\\${char}`)
+      .replace(/\](?=[(:[])/g, "\\]")
+      .replace(/\s+/g, " ")
+      .replace(/::/g, ":\u200b:")
+  );
 }
 
 /**

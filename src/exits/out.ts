@@ -4,7 +4,7 @@ import type { Redactor } from "../secrets/redactor.js";
 import { writeAtomically } from "./atomic-write.js";
 import { TooltraceError } from "./errors.js";
 import { noWorkflowCommands } from "./excerpt.js";
-import { redactForReport, redactReportText, redactShaped } from "./redact.js";
+import { redactForReport, redactReportText, redactShaped, redactValuesIn } from "./redact.js";
 import { EXITS, type ExitName, noteExit } from "./registry.js";
 
 /** The exits of each kind, by medium (see {@link EXITS}). */
@@ -14,16 +14,18 @@ type ExitOf<M extends string> = { [K in ExitName]: (typeof EXITS)[K]["medium"] e
 export type DocumentExit = Exclude<ExitOf<"text" | "json" | "html" | "markdown">, "cassette">;
 
 /**
- * A finished document for `exit`, as it may leave: redacted whole (idempotent: what its writer redacted as
- * values stays as it is, and a secret it missed is caught here), and for text and Markdown, which CI logs
- * and pull-request comments show, no line a workflow command. Escaping the document's own parts for its
+ * A finished document for `exit`, as it may leave: text and Markdown redacted whole, and no line of them a
+ * workflow command (CI logs and pull-request comments show them); a page or a JSON file, whose writer redacted
+ * each value it holds, redacted of every exact secret value (idempotent either way: what was redacted stays). Escaping the document's own parts for its
  * medium is its writer's, with `escape.ts`.
  */
 export function outText(exit: DocumentExit, text: string): string {
   noteExit(exit);
-  const redacted = redactReportText(text);
   const medium = EXITS[exit].medium;
-  return medium === "text" || medium === "markdown" ? noWorkflowCommands(redacted) : redacted;
+  // A page or a JSON file is built from values redacted as values: its last pass replaces exact secrets only,
+  // since its code and markup must not be read as pairs. Text and Markdown are redacted whole.
+  if (medium === "html" || medium === "json") return redactValuesIn(text);
+  return noWorkflowCommands(redactReportText(text));
 }
 
 /** A value the runner or an exporter keeps (task metadata, a snapshot, a span's attributes), redacted. */

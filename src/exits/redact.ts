@@ -30,3 +30,8 @@ export function redactReportText(text: string): string {
 export function redactShaped<T>(value: T): T {
   return redactor().shaped(value) as T;
 }
+
+/** A finished page or JSON file's last pass: the exact secret values and key formats only (see `redactValues`). */
+export function redactValuesIn(text: string): string {
+  return redactor().valuesIn(text);
+}

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from "../base/timer-limit.js";
 import type { Fault, FaultKind } from "./types.js";
 
 const KINDS: readonly FaultKind[] = ["rate_limit", "server_error", "overloaded", "malformed", "stream_cut", "network_error", "slow"];
@@ -41,6 +42,14 @@ function faultProblem(fault: unknown): FaultProblem | undefined {
     const value = record[field];
     if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0))
       return { pointer: `/${field}`, problem: "must be a number of 0 or more", fix: `remove "${field}" or give a number` };
+    // A wait longer than Node's timers take fires at once (with a TimeoutOverflowWarning): refused here instead.
+    const limit = field === "retryAfter" ? Math.floor(MAX_TIMER_MS / 1000) : field === "firstTokenMs" ? MAX_TIMER_MS : undefined;
+    if (limit !== undefined && typeof value === "number" && value > limit)
+      return {
+        pointer: `/${field}`,
+        problem: `is ${value}, beyond the longest wait Node's timers take (${limit}${field === "retryAfter" ? " s" : " ms"}, about 24.8 days)`,
+        fix: `give a shorter ${field === "retryAfter" ? "number of seconds" : "number of milliseconds"}`,
+      };
   }
   if (record.tokensPerSecond === 0) return { pointer: "/tokensPerSecond", problem: "must be more than 0", fix: "give a pace such as 50" };
   if (record.status !== undefined && ![500, 502, 503, 504].includes(record.status as number))

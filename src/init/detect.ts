@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { TooltraceError } from "../exits/errors.js";
 
 /** The agent libraries `tooltrace init` writes a first eval for, most specific first. */
 export type AgentLibrary = "agents-sdk" | "langchain" | "ai-sdk" | "openai" | "anthropic" | "plain";
@@ -28,7 +29,15 @@ const LIBRARIES: readonly [AgentLibrary, (deps: Set<string>) => boolean][] = [
 export function detectProject(folder: string): Project | undefined {
   const manifest = join(folder, "package.json");
   if (!existsSync(manifest)) return undefined;
-  const parsed = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, string> | undefined>;
+  let parsed: Record<string, Record<string, string> | undefined>;
+  try {
+    parsed = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, string> | undefined>;
+  } catch (error) {
+    throw new TooltraceError(
+      `init: ${manifest} is not valid JSON (${(error as Error).message}), so init cannot tell which agent library the project uses.`,
+      "fix package.json (npm reads it the same way: `npm pkg get name` shows the error too), then run init again.",
+    );
+  }
   const deps = new Set([...Object.keys(parsed.dependencies ?? {}), ...Object.keys(parsed.devDependencies ?? {})]);
   const found = LIBRARIES.filter(([, present]) => present(deps)).map(([library]) => library);
   const library = found[0] ?? "plain";

@@ -4,7 +4,8 @@ import { PREFIX } from "../exits/errors.js";
 import { type AgentLibrary, detectProject } from "./detect.js";
 import { weatherAgentFile } from "./templates/agents.js";
 import { type InitFiles, type ModelRoute, WEATHER_MODEL, weatherEval, yamlEval } from "./templates/shared.js";
-import { addPlugin, type ConfigOutcome, setsInclude } from "./vitest-config.js";
+import { checkConfig } from "./verify-config.js";
+import { addPlugin, type ConfigOutcome, PLUGIN_IMPORT, setsInclude } from "./vitest-config.js";
 import { writeSource } from "../exits/out.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
@@ -27,7 +28,7 @@ export interface InitReport {
  * nothing else) and writes a first eval for the agent library `package.json` names, with the same eval in YAML.
  * A file that exists is never overwritten.
  */
-export function init(folder: string): InitReport {
+export async function init(folder: string): Promise<InitReport> {
   const project = detectProject(folder);
   if (project === undefined)
     return {
@@ -35,7 +36,8 @@ export function init(folder: string): InitReport {
       lines: [`${PREFIX} init: no package.json here. Run it in your project's folder (npm init -y first for a new one).`],
     };
   const lines = [`${PREFIX} init: ${NAMES[project.library]} found in package.json.`];
-  lines.push(configLine(addPlugin(folder)));
+  const config = await checked(folder, addPlugin(folder));
+  lines.push(configLine(config));
   const route: ModelRoute = project.library === "ai-sdk" ? "ai-sdk" : project.library === "plain" ? "none" : "wire";
   const files: InitFiles = {
     "evals/weather-agent.ts": weatherAgentFile(project.library, project.langchainModel),
@@ -59,6 +61,18 @@ export function init(folder: string): InitReport {
     lines.push(`  also found: ${project.others.map((library) => NAMES[library]).join(", ")} (the first eval uses the first)`);
   lines.push("Run it: npx vitest run evals");
   return { ok: true, lines };
+}
+
+/**
+ * The config edit, proved by loading the config where the project's Vite can: a config that loads without the
+ * plugin is put back as it was and left to the user, so `init` never says it added a plugin that is not there.
+ */
+async function checked(folder: string, outcome: ConfigOutcome): Promise<ConfigOutcome> {
+  if (outcome.kind !== "added" && outcome.kind !== "created") return outcome;
+  const check = await checkConfig(folder, outcome.file);
+  if (check !== "no plugin") return outcome;
+  if (outcome.kind === "added" && outcome.original !== undefined) writeSource("init files", join(folder, outcome.file), outcome.original);
+  return { kind: "manual", file: outcome.file, why: `add \`${PLUGIN_IMPORT}\` and \`tooltrace()\` to its \`plugins\`` };
 }
 
 function configLine(outcome: ConfigOutcome): string {

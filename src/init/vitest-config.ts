@@ -1,13 +1,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { codeOnly } from "./code-only.js";
 import { writeSource } from "../exits/out.js";
 
 const NAMES = ["vitest.config", "vite.config"].flatMap((base) => ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `${base}.${ext}`));
-const IMPORT = 'import { tooltrace } from "tooltrace/vitest";';
+/** The line that imports the plugin. */
+export const PLUGIN_IMPORT = 'import { tooltrace } from "tooltrace/vitest";';
+const IMPORT = PLUGIN_IMPORT;
 
 /** What `init` did to the Vitest config: wrote one, added the plugin, found it there, or could not edit it. */
 export type ConfigOutcome =
-  | { readonly kind: "created" | "added" | "present"; readonly file: string }
+  | { readonly kind: "created" | "present"; readonly file: string }
+  | { readonly kind: "added"; readonly file: string; readonly original?: string }
   | { readonly kind: "manual"; readonly file: string; readonly why: string };
 
 /**
@@ -30,13 +34,13 @@ export function addPlugin(folder: string): ConfigOutcome {
   }
   const path = join(folder, existing);
   const text = readFileSync(path, "utf8");
-  if (text.includes("tooltrace/vitest")) return { kind: "present", file: existing };
-  const withPlugin = /plugins\s*:\s*\[/.test(text)
-    ? text.replace(/plugins\s*:\s*\[/, (found) => `${found}tooltrace(), `)
-    : /defineConfig\(\s*\{/.test(text)
-      ? text.replace(/defineConfig\(\s*\{/, (found) => `${found} plugins: [tooltrace()],`)
-      : undefined;
-  const imports = [...text.matchAll(/^import\b[^;]*;?[^\n]*$/gm)];
+  const code = codeOnly(text);
+  if (/\btooltrace\s*\(/.test(code) && text.includes("tooltrace/vitest")) return { kind: "present", file: existing };
+  // Found in the code only: a comment or a string that mentions `plugins: [` is not the config's plugins.
+  const withPlugin =
+    insertAt(text, code, /plugins\s*:\s*\[\s*/, (found) => (/\]$/.test(found) ? "tooltrace()" : "tooltrace(), "), ["]"]) ??
+    insertAt(text, code, /defineConfig\(\s*\{/, () => " plugins: [tooltrace()],");
+  const imports = [...code.matchAll(/^import\b[^;]*;?[^\n]*$/gm)];
   const last = imports.at(-1);
   if (withPlugin === undefined || last === undefined || /\brequire\(/.test(text)) {
     return {
@@ -47,16 +51,35 @@ export function addPlugin(folder: string): ConfigOutcome {
   }
   const at = (last.index ?? 0) + last[0].length;
   // The import goes after the last import of the edited text: the plugin was added further down.
-  const lastAfter = [...withPlugin.matchAll(/^import\b[^;]*;?[^\n]*$/gm)].at(-1);
+  const lastAfter = [...codeOnly(withPlugin).matchAll(/^import\b[^;]*;?[^\n]*$/gm)].at(-1);
   const cut = lastAfter === undefined ? at : (lastAfter.index ?? 0) + lastAfter[0].length;
   writeSource("init files", path, `${withPlugin.slice(0, cut)}\n${IMPORT}${withPlugin.slice(cut)}`);
-  return { kind: "added", file: existing };
+  return { kind: "added", file: existing, original: text };
+}
+
+/**
+ * `text` with `insert(found)` put right after the first match of `pattern` in its code (`code`: the text with
+ * comments and strings blanked), or `undefined` when the code has none.
+ */
+function insertAt(
+  text: string,
+  code: string,
+  pattern: RegExp,
+  insert: (found: string) => string,
+  closers: readonly string[] = [],
+): string | undefined {
+  const match = pattern.exec(code);
+  if (match === null) return undefined;
+  const at = match.index + match[0].length;
+  // `plugins: []`: the plugin goes in alone, with no comma before the bracket.
+  const empty = closers.some((closer) => code.startsWith(closer, at));
+  return `${text.slice(0, at)}${insert(empty ? `${match[0]}]` : match[0])}${text.slice(at)}`;
 }
 
 /** Whether the config sets its own `include`, which the plugin leaves as it is (the eval pattern is not added). */
 export function setsInclude(folder: string): boolean {
   const existing = NAMES.find((name) => existsSync(join(folder, name)));
-  return existing !== undefined && /\binclude\s*:/.test(readFileSync(join(folder, existing), "utf8"));
+  return existing !== undefined && /\binclude\s*:/.test(codeOnly(readFileSync(join(folder, existing), "utf8")));
 }
 
 /** Whether the folder's package.json says `"type": "module"`. */

@@ -8,6 +8,7 @@
  */
 import { matchers } from "../../matchers/all.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
+import { answerProviderHosts } from "../catchers/provider-hosts.js";
 import { startGuards } from "../edges/start-guards.js";
 import { outText, printOut } from "../exits/out.js";
 import { finishTest } from "../lifecycle/finish-test.js";
@@ -25,6 +26,7 @@ interface JestGlobals {
 // Not named `jest`: Jest wraps a CommonJS module in a function whose parameters include `jest`.
 const globals = globalThis as unknown as JestGlobals;
 startGuards({});
+answerProviderHosts();
 globals.expect.extend(matchers);
 resetCassetteWriters();
 

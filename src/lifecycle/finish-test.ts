@@ -24,14 +24,16 @@ export interface FinishTestOutcome {
  */
 export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, alreadyReported = ""): FinishTestOutcome {
   // A refusal the test already failed with (a `fetch` the test awaited) is said once.
-  const refusals = scope.takeRefusals().filter((refusal) => !alreadyReported.includes(refusal.split("\n")[0] ?? refusal));
+  const refusals = scope.takeRefusals().filter((refusal) => !alreadyReported.includes(firstLine(refusal)));
   const errors: string[] = [...refusals, ...scope.takeVisitorViolations()];
   const reports = scope.closeAll();
   let site: string | undefined;
   const warnings: string[] = [];
   for (const report of reports) {
     if (report.stillRunning) errors.push(`${report.name}: ${report.stillRunning}`);
-    errors.push(...report.violations.map((violation) => `${report.name}: ${violation}`));
+    // A violation the test already failed with (a matcher's message listed it) is said once.
+    const unsaid = report.violations.filter((violation) => !alreadyReported.includes(firstLine(violation)));
+    errors.push(...unsaid.map((violation) => `${report.name}: ${violation}`));
     if (report.violations.length > 0 || report.stillRunning) site ??= report.sentAt;
     if (report.unusedRuleIds.length === 0) continue;
     const policy = report.unusedRules ?? defaultPolicy;
@@ -62,6 +64,11 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
   const at = site ?? lineIn(refusals[0]);
   if (failure !== undefined) failure.stack = `${failure.name}: ${failure.message}${at === undefined ? "" : `\n    at ${at}`}`;
   return { meta, sessionCount: reports.length + scope.trials.length, warnings, failure };
+}
+
+/** A message's first line, without tooltrace's prefix: what says whether a failure already carries it. */
+function firstLine(text: string): string {
+  return (text.replace(/^\[tooltrace\] /, "").split("\n")[0] ?? text).trim();
 }
 
 /** The `Sent from file:line:column` a refusal names, as an absolute location a runner maps to its code frame. */

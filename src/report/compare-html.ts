@@ -104,7 +104,7 @@ function rates(test: ComparedTest): string {
   if (before && after && moved) {
     const direction = moved.change >= 0 ? " up" : "";
     parts.push(
-      `<div class="rtext${moved.significant ? ` significant${direction}` : ""}">${before.passed}/${before.count} → ${after.passed}/${after.count}: ${signed(moved.change * 100)} pt (${signed(moved.low * 100)} to ${signed(moved.high * 100)})${moved.significant ? "" : ", within chance"}</div>`,
+      `<div class="rtext${moved.significant ? ` significant${direction}` : ""}">${escapeHtml(before.passed)}/${escapeHtml(before.count)} → ${escapeHtml(after.passed)}/${escapeHtml(after.count)}: ${signed(moved.change * 100)} pt (${signed(moved.low * 100)} to ${signed(moved.high * 100)})${moved.significant ? "" : ", within chance"}</div>`,
     );
   }
   return parts.join("");

@@ -1,5 +1,5 @@
 import { type ComparedSide, type ComparedTest, type Comparison, isChanged, type StatusChange } from "./compare.js";
-import { escapeHtml } from "../exits/escape.js";
+import { markdownFence, markdownText } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
 
 const LABEL: Record<StatusChange, string> = {
@@ -31,8 +31,9 @@ export function comparisonMarkdown(comparison: Comparison, options: { readonly s
     );
   const shown = options.sessionsShown ?? 3;
   for (const test of changed.filter((item) => item.trajectory.length > 0)) {
-    lines.push("", `<details><summary>${escapeHtml(test.name)}: the path changed</summary>`, "");
-    for (const { session, diff } of test.trajectory.slice(0, shown)) lines.push(`${escapeHtml(session)}:`, "", "```diff", diff, "```", "");
+    lines.push("", `<details><summary>${markdownText(test.name)}: the path changed</summary>`, "");
+    for (const { session, diff } of test.trajectory.slice(0, shown))
+      lines.push(`${markdownText(session)}:`, "", markdownFence("diff", diff), "");
     if (test.trajectory.length > shown) lines.push(`and ${test.trajectory.length - shown} more sessions.`, "");
     lines.push("</details>");
   }
@@ -58,6 +59,4 @@ function delta(test: ComparedTest, field: keyof Pick<ComparedSide, "tokens" | "d
 }
 
 /** Table cells: one line, no pipe breaking the row, no markup. */
-function cell(text: string): string {
-  return escapeHtml(text).replace(/\|/g, "\\|").replace(/\s+/g, " ");
-}
+const cell = markdownText;

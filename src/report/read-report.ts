@@ -4,6 +4,7 @@ import { TooltraceError } from "../exits/errors.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { type ReportData, type ReportTest, reportData } from "./report-data.js";
+import { checkReport } from "./report-schema.js";
 
 const DATA_OPEN = '<script type="application/json" id="tooltrace-data">';
 const WHAT =
@@ -56,7 +57,10 @@ function parse(text: string, file: string): ReportData {
     throw new TooltraceError(`${file} is not JSON (${(error as Error).message}).`, `${WHAT}.`);
   }
   const record = (value ?? {}) as Record<string, unknown>;
-  if (Array.isArray(record.tests)) return value as ReportData;
+  if (Array.isArray(record.tests)) {
+    checkReport(value, file);
+    return value as ReportData;
+  }
   if (Array.isArray(record.testResults)) return fromVitestJson(record.testResults as VitestFileResult[]);
   if (Array.isArray(record.toolCalls) && typeof record.userMessage === "string") return reportOfTurn(record, file);
   throw new TooltraceError(`${file} is neither a tooltrace report nor a turn's JSON.`, `${WHAT}, or a turn written with turnToJson().`);

@@ -58,6 +58,17 @@ export function redactText(text: string, rules: RedactionRules): string {
   });
 }
 
+/**
+ * Only the exact values: every known secret and, with `formats`, every value in a well-known key format,
+ * replaced wherever it appears. What a finished document (a page, a JSON file) gets as its last pass, where
+ * reading names and pairs in free text would take code or markup for a pair.
+ */
+export function redactValues(text: string, rules: RedactionRules): string {
+  let out = text;
+  for (const value of rules.values) if (out.includes(value)) out = out.split(value).join(REDACTED);
+  return rules.formats === true ? out.replace(KEY_VALUES, REDACTED) : out;
+}
+
 /** A value already redacted: `[redacted]`, quoted at any depth, or cut from one by the pair's own end. */
 function isRedacted(value: string): boolean {
   return value.replace(/^\\*["']/, "").startsWith("[redacted");

@@ -2,7 +2,7 @@ import { toJsonValue } from "../base/json-value.js";
 import { environmentSecrets, knownSecrets, secretsVersion } from "./known-secrets.js";
 import { findLeak } from "./leak-scan.js";
 import { redactMultipart } from "./redact-multipart.js";
-import { REDACTED, type RedactionRules, redactText, redactUrl, secretField } from "./redact-text.js";
+import { REDACTED, type RedactionRules, redactText, redactUrl, redactValues, secretField } from "./redact-text.js";
 
 export { REDACTED } from "./redact-text.js";
 
@@ -98,6 +98,11 @@ export class Redactor {
       Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
     }
     return copy;
+  }
+
+  /** A finished document's last pass: the exact secret values (and key formats), nothing read as a pair. */
+  valuesIn(text: string): string {
+    return redactValues(text, this.rules());
   }
 
   /** Free text (an error message): secret values, URLs' secrets, and secret-named pairs in it. */

@@ -39,6 +39,9 @@ export interface GateOptions {
   readonly log: (line: string) => void;
 }
 
+/** The most requests whose work may linger after their response at once (see `LINGER_MS`). */
+export const MAX_LINGERING = 100;
+
 /**
  * The permission check in front of a handler, the same for every framework: a request with no token is
  * passed on untouched (or refused, with `requireToken`); one whose token is malformed, forged, expired,
@@ -50,6 +53,9 @@ export class Gate {
   private readonly store = new RecordedStore();
   /** Requests whose context still holds their rules: ended, and what they left running not yet released. */
   private readonly live = new Set<RecordedRequest>();
+  /** Lingering requests let go early since the log last said so, and when it did. */
+  private letGo = 0;
+  private saidAt = 0;
 
   constructor(private readonly options: GateOptions) {}
 
@@ -87,7 +93,34 @@ export class Gate {
     }
     this.store.add(grant.jti, request, now);
     this.live.add(request);
+    this.boundLingering(now);
     return { kind: "turn", request };
+  }
+
+  /**
+   * Past {@link MAX_LINGERING} requests whose work lingers after their response, the oldest is let go before
+   * its window ends (what it still runs is no longer under its rules), and the log says so, at most once a
+   * second: memory stays bounded however many requests arrive in a window.
+   */
+  private boundLingering(now: number): void {
+    let lingering = 0;
+    for (const request of this.live) if (request.lingering) lingering += 1;
+    for (const request of this.live) {
+      if (lingering <= MAX_LINGERING) break;
+      if (!request.lingering) continue;
+      request.release();
+      lingering -= 1;
+      this.letGo += 1;
+    }
+    if (this.letGo > 0 && now - this.saidAt >= 1000) {
+      this.options.log(
+        message(
+          `the deployed agent: ${this.letGo} request${this.letGo === 1 ? "'s" : "s'"} lingering work let go before its ${LINGER_MS / 1000} s window ended (more than ${MAX_LINGERING} requests lingered at once): what they still run is no longer under their rules.`,
+        ),
+      );
+      this.letGo = 0;
+      this.saidAt = now;
+    }
   }
 
   /** Forgets every recorded request. */

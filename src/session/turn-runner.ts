@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from "../base/timer-limit.js";
 import { TooltraceError, usageError } from "../exits/errors.js";
 import { type MiddlewareHost, TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { TurnContext } from "../pipeline/caught.js";
@@ -49,6 +50,12 @@ export class TurnRunner<TMessage> {
   async send(message: string, options: SendOptions): Promise<Turn> {
     const { log, pipeline } = this.parts;
     if (typeof message !== "string") throw usageError("session.send(message) takes the user message as a string.");
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
+      throw usageError(
+        `send(message, { timeoutMs: ${String(timeoutMs)} }): a number of milliseconds from 1 to ${MAX_TIMER_MS} (Node's timers take no longer).`,
+        "give a shorter timeout, or leave it out for none.",
+      );
     if (this.running)
       throw new TooltraceError(
         `${this.parts.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`,

@@ -6,6 +6,7 @@ import { outText, outValue, printOut } from "../exits/out.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
+import { answerProviderHosts } from "../catchers/provider-hosts.js";
 import { startGuards } from "../edges/start-guards.js";
 import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
 import { finishTest } from "../lifecycle/finish-test.js";
@@ -28,6 +29,7 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   const options = readOptions(vitest);
   runFlags.verbose = options.verbose === true;
   startGuards(options);
+  answerProviderHosts();
   vitest.expect.extend(matchers ?? lazyMatchers());
   await applySharedOptions(options, (path) => vitest.vi.importActual(path));
   useCassetteMode(options.cassette);

@@ -14,3 +14,13 @@ test("every program a shell command line runs is named: chains, pipes, substitut
   expect(programsOf('echo "a; curl b"')).toEqual(["echo"]);
   expect(programsOf('echo "$(curl b)"')).toEqual(["echo", "curl"]);
 });
+
+// `git --version &>/dev/null node -e ...` ran node under dash (a background `&`) while the reader saw only git.
+test("a line is read as dash and bash both read it: `&>` ends a command for dash, an escaped `>` is no redirection", () => {
+  expect(programsOf('git --version &>/dev/null node -e "fetch(x)"')).toEqual(["git", "node"]);
+  expect(programsOf('git --version \\>& node -e "fetch(x)"')).toEqual(["git", "node"]);
+  expect(programsOf("git --version >&2 && node x")).toEqual(["git", "node"]);
+  expect(programsOf("git log 2>&1 | node x")).toEqual(["git", "node"]);
+  expect(programsOf("git status >&2")).toEqual(["git"]);
+  expect(programsOf("git status '>'& node x")).toEqual(["git", "node"]);
+});

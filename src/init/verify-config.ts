@@ -1,0 +1,36 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** What loading the edited config said: the plugin is in it, it is not, or the config could not be loaded here. */
+export type ConfigCheck = "has the plugin" | "no plugin" | { readonly unloaded: string };
+
+interface Vite {
+  loadConfigFromFile(
+    env: { command: "serve"; mode: string },
+    file: string,
+    root: string,
+    logLevel?: "silent",
+  ): Promise<{ readonly config: { readonly plugins?: readonly unknown[] } } | null>;
+}
+
+/**
+ * Loads the project's Vitest config the way Vite does (with the project's own `vite`) and says whether the
+ * plugin is among its plugins: the one proof that `init` edited its code, not a comment or a string.
+ */
+export async function checkConfig(folder: string, file: string): Promise<ConfigCheck> {
+  let vite: Vite;
+  try {
+    const resolved = createRequire(join(folder, "package.json")).resolve("vite");
+    vite = (await import(pathToFileURL(resolved).href)) as Vite;
+  } catch {
+    return { unloaded: "vite is not installed here yet" };
+  }
+  try {
+    const loaded = await vite.loadConfigFromFile({ command: "serve", mode: "test" }, join(folder, file), folder, "silent");
+    const plugins = (loaded?.config.plugins ?? []).flat(Number.POSITIVE_INFINITY) as { name?: unknown }[];
+    return plugins.some((plugin) => plugin?.name === "tooltrace") ? "has the plugin" : "no plugin";
+  } catch (error) {
+    return { unloaded: (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "" };
+  }
+}
