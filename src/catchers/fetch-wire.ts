@@ -9,7 +9,7 @@ import { currentTurnContext } from "../pipeline/turn-context.js";
 import { DEFAULT_BASE_URLS } from "../wire/base-urls.js";
 import { errorReply } from "../wire/http-replies.js";
 import { toResponse } from "../wire/wire-http.js";
-import { isOwnLoopbackServer } from "./loopback-server.js";
+import { isOwnLoopbackServer } from "./own-loopback.js";
 import { createLlmAnswer, type LlmAnswer } from "./wire-answer.js";
 
 const PROVIDER_ORIGINS = new Set(Object.values(DEFAULT_BASE_URLS).map((base) => new URL(base).origin));

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { globalSingleton } from "../base/global-state.js";
+import { ownLoopbackServers as own } from "./own-loopback.js";
 import { holdWireMock } from "../pipeline/http-catching.js";
 import type { AddressInfo } from "node:net";
 import { message } from "../exits/errors.js";
@@ -10,13 +10,6 @@ export interface LoopbackServer {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-const own = globalSingleton("ownLoopbackServers", () => new Set<string>());
-
-/** Whether `origin` (`http://127.0.0.1:PORT`) is a server {@link serveOnLoopback} started in this process. */
-export function isOwnLoopbackServer(origin: string): boolean {
-  return own.has(origin);
 }
 
 /**

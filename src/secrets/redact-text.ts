@@ -50,12 +50,29 @@ export function redactText(text: string, rules: RedactionRules): string {
   if (out.includes("eyJ")) out = out.replace(BASE64_JSON, (run) => (base64HoldsSecret(run, rules) ? REDACTED : run));
   if (out.includes("%")) out = out.replace(PERCENT_RUN, (run) => redactPercentRun(run, rules));
   if (!out.includes(":") && !out.includes("=")) return out;
-  return out.replace(PAIR, (match, quote: string, name: string, separator: string, value: string) => {
-    if (!secretField(rules, name, "query") || isRedacted(value)) return match;
+  return redactPairs(out, rules);
+}
+
+/**
+ * Each secret-named pair's value replaced. A pair whose name is no secret is passed over by its name alone, so
+ * a pair inside its value (`"body": "{\"access_token\": ...}"`, `"posted": "password=..."`) is read in turn.
+ */
+function redactPairs(text: string, rules: RedactionRules): string {
+  const pattern = new RegExp(PAIR.source, "g");
+  let out = "";
+  let from = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const [whole, quote = "", name = "", separator = "", value = ""] = match;
+    if (!secretField(rules, name, "query") || isRedacted(value)) {
+      pattern.lastIndex = match.index + quote.length + name.length;
+      continue;
+    }
     const open = /^\\*["']/.exec(value)?.[0];
     const quoted = open === undefined ? REDACTED : `${open}${REDACTED}${open}`;
-    return `${quote}${name}${quote}${separator}${quoted}`;
-  });
+    out += `${text.slice(from, match.index)}${quote}${name}${quote}${separator}${quoted}`;
+    from = match.index + whole.length;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**

@@ -29,7 +29,8 @@ describe("a deployed server keeps a bounded number of requests", () => {
   test("2,000 stubbed requests whose calls are never fetched: the first 1,000 are freed, and the second 1,000 add little heap", async () => {
     // Problem: every request stayed held for 10 s after its response (Gate's `live` set), however many arrived: +16.5 MB, then +14.6 MB.
     const tools = { lookup: async (input: { id: string; page: string }) => ({ id: input.id }) };
-    const traced = tooltraceServer({ tools, secret, log: () => undefined });
+    const logged: string[] = [];
+    const traced = tooltraceServer({ tools, secret, log: (line) => logged.push(line) });
     const freed = new Set<number>();
     const registry = new FinalizationRegistry<number>((i) => freed.add(i));
     // A fetch-style route called in process: no socket at all. Each request calls its tool with an input of its own (4 KB).
@@ -51,6 +52,8 @@ describe("a deployed server keeps a bounded number of requests", () => {
       // The docs keep at most 1,000 requests' calls: by the 2,000th, the first 1,000 are gone.
       expect([...freed].filter((i) => i < 1000).length).toBeGreaterThanOrEqual(900);
       expect(second - first).toBeLessThan((first - start) / 3);
+      // What was let go before its window ended is said, at most once a second, with how many.
+      expect(logged.filter((line) => line.includes("lingering work let go")).length).toBeGreaterThanOrEqual(1);
     } finally {
       traced.close();
     }
