@@ -1,5 +1,3 @@
-import { noWorkflowCommands } from "../../src/exits/excerpt.js";
-import { redactReportText } from "../../src/exits/redact.js";
 import { formatToolCalls } from "../../src/trace/format.js";
 import type { ToolCall } from "../../src/trace/types.js";
 import { hint, type MatcherContext } from "./matcher-context.js";
@@ -12,13 +10,14 @@ export function reportSections(
   received: string,
   sections: readonly string[],
 ): string {
-  return noWorkflowCommands(
-    redactReportText(
-      [hint(context, matcher), "", `Expected: ${expected}`, `Received: ${received}`, ...sections.flatMap((section) => ["", section])].join(
-        "\n",
-      ),
-    ),
-  );
+  // Redacted and kept from starting a workflow command by the exit every matcher's result leaves through.
+  return [
+    hint(context, matcher),
+    "",
+    `Expected: ${expected}`,
+    `Received: ${received}`,
+    ...sections.flatMap((section) => ["", section]),
+  ].join("\n");
 }
 
 /** The most calls a failure lists; a longer turn shows its first and last ones and counts the rest. */

@@ -5,23 +5,27 @@ import { redactForReport, redactReportText } from "./redact.js";
  * before it is cut, so a cut never leaves the start of a secret that redaction would have found whole.
  */
 export function excerpt(text: string, max = 120): string {
-  const redacted = redactReportText(text);
-  return redacted.length > max ? `${redacted.slice(0, max - 1)}…` : redacted;
+  return cut(redactReportText(text), max);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** JSON of a value for a one-line message, redacted, then cut to `max` characters; never throws. */
 export function compactJson(value: unknown, max = 120): string {
   let text: string;
   try {
+    // Redacted as a value (names, JSON inside strings), then cut: the text needs no second pass.
     text = value === undefined ? "undefined" : (JSON.stringify(redactForReport(value)) ?? String(value));
   } catch {
     try {
-      text = String(value);
+      text = redactReportText(String(value));
     } catch {
       text = "[unprintable]";
     }
   }
-  return excerpt(text, max);
+  return cut(text, max);
 }
 
 /** The start and the end of `text` with an ellipsis between, when it is longer than `head + tail`: redacted first. */

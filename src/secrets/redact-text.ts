@@ -58,13 +58,16 @@ export function redactText(text: string, rules: RedactionRules): string {
  * a pair inside its value (`"body": "{\"access_token\": ...}"`, `"posted": "password=..."`) is read in turn.
  */
 function redactPairs(text: string, rules: RedactionRules): string {
-  const pattern = new RegExp(PAIR.source, "g");
+  // One pattern, reset for each text: nothing below reads another text with it before this one is done.
+  const pattern = PAIR;
+  pattern.lastIndex = 0;
   let out = "";
   let from = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const [whole, quote = "", name = "", separator = "", value = ""] = match;
     if (!secretField(rules, name, "query") || isRedacted(value)) {
-      pattern.lastIndex = match.index + quote.length + name.length;
+      // A value that could hold a pair of its own is read again from after the name; any other is passed whole.
+      if (value.includes(":") || value.includes("=")) pattern.lastIndex = match.index + quote.length + name.length;
       continue;
     }
     const open = /^\\*["']/.exec(value)?.[0];
