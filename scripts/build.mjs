@@ -27,6 +27,12 @@ export const ENTRIES = {
   reporter: "src/entries/reporter.ts",
   "json-reporter": "src/entries/json-reporter.ts",
   bin: "src/entries/bin.ts",
+  // What a test file's agent gets for its library under the plugin: the library, with inline tools caught.
+  "inline-ai": "src/inline/ai.ts",
+  "inline-langchain": "src/inline/langchain.ts",
+  "inline-langchain-tools": "src/inline/langchain-tools.ts",
+  "inline-langgraph-prebuilt": "src/inline/langgraph-prebuilt.ts",
+  "inline-agents-sdk": "src/inline/agents-sdk.ts",
 };
 
 /** The entries a CommonJS test setup may `require` (Vitest's are ES modules only). */
@@ -62,6 +68,10 @@ const packages = [
   ...Object.keys(manifest.dependencies ?? {}),
   ...Object.keys(manifest.peerDependencies ?? {}),
   ...Object.keys(manifest.devDependencies ?? {}),
+  // The agent libraries the inline entries wrap: the user's own copy, never bundled.
+  "langchain",
+  "@langchain/core",
+  "@langchain/langgraph",
 ];
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const external = (id) => builtins.has(id) || id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`));

@@ -23,7 +23,7 @@ export const LAYERS = [
   ["src/edges"],
   ["src/catchers"],
   ["src/session"],
-  ["src/variants", "src/agents", "src/cli", "src/server", "src/judges"],
+  ["src/variants", "src/agents", "src/cli", "src/server", "src/judges", "src/inline"],
   ["src/evals"],
   ["src/report", "src/init"],
   ["src/vitest", "src/jest", "src/entries", "src/index.ts"],

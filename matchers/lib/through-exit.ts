@@ -1,4 +1,5 @@
 import { outMatcherResult, type RunnerMatcherResult } from "../../src/exits/out.js";
+import { turnErrorSection, withTurnErrors } from "./turn-errors.js";
 
 type Matcher = (this: never, ...args: never[]) => RunnerMatcherResult | Promise<RunnerMatcherResult>;
 
@@ -13,7 +14,10 @@ export function throughExit<T extends Record<string, Matcher>>(matchers: T): T {
     wrapped[name] = {
       [name](this: never, ...args: never[]) {
         const result = matcher.apply(this, args);
-        return result instanceof Promise ? result.then((settled) => outMatcherResult(exit, settled)) : outMatcherResult(exit, result);
+        // A failure on a turn that failed says the agent's own error first (built only when shown).
+        const said = (settled: RunnerMatcherResult): RunnerMatcherResult =>
+          outMatcherResult(exit, { ...settled, message: () => withTurnErrors(settled.message(), turnErrorSection(args[0])) });
+        return result instanceof Promise ? result.then(said) : said(result);
       },
     }[name] as Matcher;
   }

@@ -43,10 +43,10 @@ export function userCallSite(stack: string | undefined = new Error().stack): str
   return undefined;
 }
 
-/** A file of tooltrace's own, or of a dependency. */
+/** A file of tooltrace's own, of a dependency, or of Node's (its bundled undici reports `/deps/undici/undici`). */
 function notTheUsers(path: string): boolean {
   const own = (candidate: string) => roots().some((root) => candidate.startsWith(root));
-  return own(resolve(path)) || own(real(path)) || path.includes(`${sep}node_modules${sep}`);
+  return path.startsWith(`${sep}deps${sep}`) || own(resolve(path)) || own(real(path)) || path.includes(`${sep}node_modules${sep}`);
 }
 
 /**

@@ -41,6 +41,28 @@ export function strictFromEnv(): boolean {
   );
 }
 
+/** Where a strict session's strict mode came from (what its refusals name as the switch in force). */
+export type StrictSource = "env" | "session" | "test" | "run" | "plugin";
+
+/** Where `resolveStrict(own)` takes strict mode from, when it is on. */
+export function strictSource(own: boolean | undefined): StrictSource | undefined {
+  if (strictFromEnv()) return "env";
+  if (own !== undefined) return own ? "session" : undefined;
+  const scope = currentTestScope();
+  const test = scope !== undefined ? defaults.tests.get(scope) : undefined;
+  if (test !== undefined) return test ? "test" : undefined;
+  if (defaults.run !== undefined) return defaults.run ? "run" : undefined;
+  return defaults.plugin === true ? "plugin" : undefined;
+}
+
+/** `TOOLTRACE_STRICT_ALLOW_TOOLS`: tools every strict session of the run lets run for real (comma-separated names). */
+export function strictAllowToolsFromEnv(): string[] {
+  return (process.env.TOOLTRACE_STRICT_ALLOW_TOOLS ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+}
+
 /** A session's strict mode: the environment's, else its own, else its test's, else the run's (`useStrict` in a setup file), else the plugin's. */
 export function resolveStrict(own: boolean | undefined): boolean {
   if (strictFromEnv()) return true;

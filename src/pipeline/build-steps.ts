@@ -8,8 +8,7 @@ import type { FaultPlan } from "../faults/fault-plan.js";
 import { faultStep } from "./steps/fault-step.js";
 import { httpMockStep } from "./steps/http-mock-step.js";
 import { middlewareSteps } from "./steps/middleware-step.js";
-import type { HostRule } from "./hosts.js";
-import { strictStep } from "./steps/strict-step.js";
+import { type StrictParts, strictStep } from "./steps/strict-step.js";
 import { stubStep } from "./steps/stub-step.js";
 import type { Step } from "./types.js";
 
@@ -29,7 +28,7 @@ export interface ChainParts {
    * Strict mode refuses what would go live (a recording session lets the real thing run, strict or not),
    * but for HTTP to the hosts it allows.
    */
-  readonly strict: { readonly allowHosts: readonly HostRule[] } | undefined;
+  readonly strict: StrictParts | undefined;
 }
 
 /**
@@ -46,6 +45,6 @@ export function buildSteps(parts: ChainParts): readonly Step[] {
     stubStep(parts.rules),
     ...(parts.httpMocks.size > 0 ? [httpMockStep(parts.httpMocks)] : []),
     ...(parts.cassette ? [cassetteStep(parts.cassette)] : []),
-    ...(parts.strict ? [strictStep(parts.strict.allowHosts, (tool, input) => parts.rules.explainMiss(tool, input))] : []),
+    ...(parts.strict ? [strictStep(parts.strict, (tool, input) => parts.rules.explainMiss(tool, input))] : []),
   ];
 }

@@ -76,6 +76,8 @@ export class Pipeline implements ChainEnvironment {
   readonly responder: Responder | undefined;
   readonly upstream: true | string | undefined;
   readonly asked: AskedCallsLedger;
+  /** The session's tools: the catchers at a library's entry hand it the tools an agent defines inline. */
+  readonly tools: ToolDirectory;
   /** What settles when each turn ends. */
   readonly turnEnds = new TurnEnds();
   /**
@@ -95,6 +97,7 @@ export class Pipeline implements ChainEnvironment {
     this.name = options.name;
     this.strict = options.strict;
     this.log = options.log;
+    this.tools = options.tools;
     this.responder = options.responder;
     this.upstream = options.upstream;
     this.edges = options.edges;

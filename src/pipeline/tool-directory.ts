@@ -29,4 +29,9 @@ export interface ToolDirectory {
   readonly subagentPaths: ReadonlySet<string>;
   /** Names a call caught at `executor` (naming `toolName` when it serves several tools) while `activePath` runs. */
   identify(executor: ExecutorHandle, toolName: string | undefined, activePath: readonly string[]): ToolIdentity;
+  /**
+   * Takes in tools the agent defined inline, met at a library's entry during a turn (`via` names where):
+   * true when any of them was new to the session.
+   */
+  adopt?(tools: unknown, via: string): boolean;
 }

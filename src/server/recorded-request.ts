@@ -52,7 +52,7 @@ export class RecordedRequest {
     this.sid = grant.sid;
     const rules = createRuleSet(grant.stubs, { knownTools: new Set(tools.names.keys()) });
     const steps: Step[] = [stubStep(rules)];
-    if (grant.strict) steps.push({ ...strictStep([], (tool, input) => rules.explainMiss(tool, input)), kinds: ["tool"] });
+    if (grant.strict) steps.push({ ...strictStep({ allowHosts: [] }, (tool, input) => rules.explainMiss(tool, input)), kinds: ["tool"] });
     const name = "the deployed agent";
     this.pipeline = new Pipeline({ name, owner: name, strict: grant.strict, recording: false, log: this.log, steps, tools, reportLate });
     this.turn = this.log.openTurn(label, [...tools.names.keys()]);

@@ -2,6 +2,7 @@ import { userCallSite } from "../base/call-site.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
 import { StubConfigError, usageError } from "../exits/errors.js";
 import { currentScope } from "../lifecycle/scope.js";
+import { inlineLibrariesLoaded } from "../pipeline/inline-libraries.js";
 import { SessionImpl } from "./session.js";
 import type { Session, SessionOptions } from "./types.js";
 
@@ -44,12 +45,15 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
 function checkToolsGiven<TMessage>(options: SessionOptions<TMessage>): void {
   if (options === null || typeof options !== "object") throw usageError("createSession(options): pass { agent, tools?, stubs?, strict? }.");
   if (options.tools !== undefined || options.subagents !== undefined || options.mcp !== undefined || isWireAgent(options.agent)) return;
+  // The agent's library catches the tools it is handed inline, and what the model asks for is reconciled with
+  // what reached tooltrace: with a model in play, the rules and strict mode meet the agent's tools there.
+  if (inlineLibrariesLoaded.size > 0 && (options.llm !== undefined || options.upstream !== undefined)) return;
   const stubs = Array.isArray(options.stubs) && options.stubs.length > 0;
   if (!stubs && options.strict !== true) return;
   throw new StubConfigError(
     { pointer: "" },
     `${stubs ? "`stubs`" : "`strict: true`"} without \`tools\`: tooltrace catches only the executors you give it, so every call of the agent's tools would run the real tool.`,
-    "pass the agent's tools (the same objects it calls): `createSession({ agent, tools, ... })`; for an agent without tools, pass `tools: {}`.",
+    "pass the agent's tools (the same objects it calls): `createSession({ agent, tools, ... })`; for an agent without tools, pass `tools: {}`; for tools the agent defines inline (in `generateText`, a `ToolNode`, `tool()`), run it under the plugin, which catches them where its library receives them.",
     "session",
   );
 }

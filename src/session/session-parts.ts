@@ -1,34 +1,30 @@
 import { StubConfigError, usageError } from "../exits/errors.js";
-import { compactJson } from "../exits/excerpt.js";
 import { Cassette, defaultCassettePath } from "../cassettes/cassette.js";
 import { type BoundTools, bindTools } from "../catchers/bind-tools.js";
 import { catchHttpAtFetch } from "../catchers/fetch-http.js";
 import { catchLlmAtFetch } from "../catchers/fetch-wire.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
+import { catchNodeHttp } from "../catchers/node-http.js";
 import { installStrictGuards } from "../edges/edge-guards.js";
-import { HttpMockSet } from "../http-mocks/mock-set.js";
-import { sharedHttpMocks } from "../http-mocks/shared-http-mocks.js";
-import { compileHttpMocks } from "../http-mocks/validate-http-mock.js";
+import type { HttpMockSet } from "../http-mocks/mock-set.js";
 import { edgePolicyOf } from "../lifecycle/edge-defaults.js";
 import { reportLateCall } from "../lifecycle/late-calls.js";
 import type { TestScope } from "../lifecycle/scope.js";
-import { resolveStrict, strictFromEnv } from "../lifecycle/strict-default.js";
+import { resolveStrict, strictFromEnv, strictSource } from "../lifecycle/strict-default.js";
 import { checkMiddleware } from "../middleware/check-middleware.js";
 import { sharedMiddleware } from "../middleware/shared-middleware.js";
 import type { TurnMiddleware } from "../middleware/turn-middleware.js";
 import type { Middleware } from "../middleware/types.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import { buildSteps } from "../pipeline/build-steps.js";
-import { faultListProblem } from "../faults/check-faults.js";
-import { FaultPlan } from "../faults/fault-plan.js";
 import { httpIsCaught, wireMockIsRunning } from "../pipeline/http-catching.js";
 import { Pipeline } from "../pipeline/pipeline.js";
-import type { Step } from "../pipeline/types.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { SessionLog } from "../trace/log.js";
 import { checkUpstream } from "../wire/upstream.js";
 import type { ToolStub } from "../stubs/types.js";
 import { allowHostsWith } from "./agent-hosts.js";
+import { allowToolsOf, checkPrefixReplay, checkSteps, faultsOf, httpMocksOf } from "./session-options.js";
 import type { ServedMcp, SessionOptions } from "./types.js";
 
 /** Where a session is created: its test, for its cassette's name and for messages. */
@@ -60,6 +56,8 @@ export interface SessionParts {
   /** The stub rules as given, for an agent that applies them in another process (`AgentContext.stubs`). */
   readonly stubs: readonly ToolStub[];
   readonly pipeline: Pipeline;
+  /** No tools were given: the rules' tools are checked when the session closes, against those the agent used. */
+  readonly toolsKnownLate: boolean;
 }
 
 let sessionCounter = 0;
@@ -102,12 +100,18 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
   const policy = edgePolicyOf(allowHostsWith(options.allowHosts, options.agent), options.allowProcesses, options.allowSockets);
   const edges = strict && !recording ? policy : undefined;
   if (edges !== undefined) installStrictGuards();
+  // `node:http` requests (axios, got, SDKs on them) meet the session's HTTP mocks and strict mode too.
+  if (httpMocks.size > 0 || (strict && !recording)) catchNodeHttp();
   const tools = bindTools(options.tools, options.subagents, strict && !recording);
+  // No tools given: the agent defines them inline, and the session knows them once the agent hands them to its
+  // library (`generateText({ tools })`): its rules are checked against them when the session closes.
+  const toolsKnownLate = options.subagents === undefined && tools.names.size === 0 && servedOf(options.mcp).length === 0;
+  if (toolsKnownLate) tools.takeInlineTools();
   let rules: RuleSet;
   try {
     // An agent in another process shows its tools only on the wire: rules may name any tool.
     const served = servedOf(options.mcp).flatMap((server) => server.toolNames);
-    const knownTools = isWireAgent(options.agent) ? undefined : new Set([...tools.names.keys(), ...served]);
+    const knownTools = isWireAgent(options.agent) || toolsKnownLate ? undefined : new Set([...tools.names.keys(), ...served]);
     rules = createRuleSet(options.stubs, {
       ...(knownTools ? { knownTools } : {}),
       notStubbable: handoffsOf(tools),
@@ -128,7 +132,8 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     httpMocks,
     cassette,
     faults,
-    strict: edges,
+    strict:
+      edges === undefined ? undefined : { ...edges, allowTools: allowToolsOf(options.allowTools), source: strictSource(options.strict) },
   });
   const pipeline = new Pipeline({
     name,
@@ -148,41 +153,27 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     explainMiss: (tool, input) => rules.explainMiss(tool, input),
   });
   const stubs = options.stubs ?? [];
-  return { name, owner, strict, log, responder, middleware, turnMiddleware, httpMocks, cassette, tools, rules, stubs, pipeline };
+  return {
+    name,
+    owner,
+    strict,
+    log,
+    responder,
+    middleware,
+    turnMiddleware,
+    httpMocks,
+    cassette,
+    tools,
+    rules,
+    stubs,
+    pipeline,
+    toolsKnownLate,
+  };
 }
 
 /** The MCP servers a session serves, as a list. */
 export function servedOf(mcp: SessionOptions["mcp"]): readonly ServedMcp[] {
   return mcp === undefined ? [] : Array.isArray(mcp) ? mcp : [mcp as ServedMcp];
-}
-
-/** The session's faults on its model calls, checked (each problem named by its JSON pointer). */
-function faultsOf(faults: SessionOptions["faults"], seed: number | undefined): FaultPlan | undefined {
-  if (faults === undefined) return undefined;
-  const problem = faultListProblem(faults);
-  if (problem !== undefined)
-    throw new StubConfigError(
-      { pointer: `/faults${problem.pointer}` },
-      `faults${problem.pointer}: ${problem.problem}.`,
-      problem.fix,
-      "session",
-    );
-  return new FaultPlan(faults, "faults", seed ?? 0);
-}
-
-/** The run's shared mocks first, then the session's; anything but an array in `http` is refused by compileHttpMocks. */
-function httpMocksOf(http: SessionOptions["http"], seed: number | undefined): HttpMockSet {
-  const shared = sharedHttpMocks();
-  const mocks = compileHttpMocks(http === undefined ? shared : Array.isArray(http) ? [...shared, ...http] : http);
-  if (http !== undefined && http.length > 0 && !catchHttpAtFetch(true) && !httpIsCaught()) {
-    throw new StubConfigError(
-      { pointer: "" },
-      "`http` mocks answer requests tooltrace catches, and in this environment it can neither see `fetch`'s dispatcher nor finds its MSW server running.",
-      "call `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools).",
-      "session",
-    );
-  }
-  return new HttpMockSet(mocks, new Set(mocks.slice(shared.length).map((mock) => mock.id)), seed);
 }
 
 /** What the session promises must be catchable: strict needs an HTTP catcher, and CI's strict forbids recording. */
@@ -220,55 +211,6 @@ function checkCatchable<TMessage>(
     );
   }
 }
-
-/** A prefix replay goes live after its prefix: it needs the real model, and strict mode would refuse it all. */
-function checkPrefixReplay(upstream: true | string | undefined, strict: boolean): void {
-  if (upstream === undefined) {
-    throw new StubConfigError(
-      { pointer: "/cassette/replay/upTo" },
-      "`replay: { upTo }` counts exchanges with the real model, and this session's model calls are answered by a mock model.",
-      "give the session `upstream` (true, or a base URL) so the exchanges after the prefix reach the real model.",
-      "session",
-    );
-  }
-  if (strict) {
-    throw new StubConfigError(
-      { pointer: "/cassette/replay/upTo" },
-      "`replay: { upTo }` goes live after the prefix, and the session is strict, which refuses everything live.",
-      "drop `strict` for this session (or the TOOLTRACE_STRICT environment variable for this run).",
-      "session",
-    );
-  }
-}
-
-function checkSteps(steps: unknown): readonly Step[] | undefined {
-  if (steps === undefined) return undefined;
-  if (!Array.isArray(steps)) throw usageError("createSession({ steps }): `steps` must be an array of { name, run(ctx, next) }.");
-  const names = new Set<string>();
-  for (const [i, step] of steps.entries()) {
-    const candidate = step as Partial<Step> | null;
-    if (
-      candidate === null ||
-      typeof candidate !== "object" ||
-      typeof candidate.name !== "string" ||
-      candidate.name === "" ||
-      typeof candidate.run !== "function"
-    ) {
-      throw usageError(`createSession({ steps }): step #${i} must be { name: string, run(ctx, next) }.`);
-    }
-    if (names.has(candidate.name))
-      throw usageError(`createSession({ steps }): two steps are named "${candidate.name}"; names must be unique, the trace shows them.`);
-    names.add(candidate.name);
-    const kinds: unknown = candidate.kinds;
-    if (kinds !== undefined && !(Array.isArray(kinds) && kinds.every((kind) => STEP_KINDS.includes(kind))))
-      throw usageError(
-        `createSession({ steps }): step "${candidate.name}" has kinds ${compactJson(kinds)}; each must be one of ${STEP_KINDS.map((kind) => `"${kind}"`).join(", ")}, or leave \`kinds\` out for every kind.`,
-      );
-  }
-  return steps as readonly Step[];
-}
-
-const STEP_KINDS: readonly unknown[] = ["tool", "model", "http"];
 
 function handoffsOf(tools: BoundTools): Map<string, string> {
   const handoffs = [...tools.names].filter(([, traits]) => traits.handoff);

@@ -10,6 +10,7 @@ import { offeredTools } from "../trace/request-json.js";
 import { turnsToJson } from "../trace/turn-json.js";
 import type { Interaction, ToolCall, Turn } from "../trace/types.js";
 import { servedOf, type SessionParts, type SessionPlace, sessionParts } from "./session-parts.js";
+import { checkLateTools } from "./late-tools.js";
 import { TurnRunner } from "./turn-runner.js";
 import { SESSION_PIPELINE } from "./session-pipeline.js";
 import { rememberJudgeLlm } from "./judge-llm.js";
@@ -138,6 +139,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
         log.violation(`the cassette ${cassette?.path ?? ""} was not written: ${reason}`, undefined);
       }
       this.closed = true;
+      checkLateTools(this.parts);
       this.asker.ask = closedAsker(this.name, this.parts.responder);
       pipeline.close();
       if (this.routeToken !== undefined)

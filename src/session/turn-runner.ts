@@ -30,7 +30,6 @@ export class TurnRunner<TMessage> {
   /** Agent runs that have not settled, even if their turn ended (timed out): the tools stay caught until they do. */
   private agentsInFlight = 0;
   /** The qualified names of the session's tools, which every turn lists. */
-  private readonly toolNames: readonly string[];
 
   constructor(
     private readonly parts: SessionParts,
@@ -39,9 +38,7 @@ export class TurnRunner<TMessage> {
     private readonly middlewareHost: MiddlewareHost,
     /** Called when the last agent run settles (the session restores its tools once it is closed, too). */
     private readonly onAgentsSettled: () => void,
-  ) {
-    this.toolNames = [...parts.tools.names.keys()];
-  }
+  ) {}
 
   get idle(): boolean {
     return this.agentsInFlight === 0;
@@ -60,7 +57,7 @@ export class TurnRunner<TMessage> {
       throw new TooltraceError(
         `${this.parts.name}: turn ${this.running.turn.index} is still running; await each send() before the next one.`,
       );
-    const turn = log.openTurn(message, this.toolNames);
+    const turn = log.openTurn(message, [...this.parts.tools.names.keys()]);
     // A timeout, the caller's signal, a middleware's abort or the test's end stops the turn at once, whatever the agent does.
     const stop = new TurnAbort();
     const guard = <T>(work: Promise<T>): Promise<T> => stop.guard(work);
@@ -111,6 +108,8 @@ export class TurnRunner<TMessage> {
       pipeline.asked.settleTurn(turn, false);
       log.finishTurn(turn, "failed", error);
     } finally {
+      // Tools the agent defined inline joined the session during the turn: the turn lists them.
+      if (this.parts.tools.names.size !== turn.tools.length) turn.tools = [...this.parts.tools.names.keys()];
       const settling = pipeline.turnEnds.ended(turn);
       if (settling !== undefined) await settling;
       if (timer !== undefined) clearTimeout(timer);

@@ -122,6 +122,12 @@ export interface SessionOptions<TMessage = unknown> {
    */
   readonly allowSockets?: readonly string[];
   /**
+   * Tools a strict session lets run for real, by name (`["send_email"]`): no rule needs to answer them, and the
+   * rest of strict mode holds. Honoured under `TOOLTRACE_STRICT=1` too, with the run's
+   * `TOOLTRACE_STRICT_ALLOW_TOOLS` (comma-separated names).
+   */
+  readonly allowTools?: readonly string[];
+  /**
    * Steps that see every interaction (tool, model, HTTP) before the stubs do, Koa-style: answer it, rewrite
    * its input with `next(input)`, or transform what `next()` returned. The trace records who changed what.
    * The building block of middleware.

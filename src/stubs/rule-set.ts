@@ -103,6 +103,11 @@ export class RuleSet {
     return new Map(this.ruleIds.map((id) => [id, this.positions.get(id) ?? 0]));
   }
 
+  /** Each rule's id with the tool it names (qualified by its path). */
+  ruleTools(): [string, string][] {
+    return [...this.byTool].flatMap(([tool, entry]) => entry.rules.map((rule): [string, string] => [rule.id, tool]));
+  }
+
   /** The ids of rules that never answered a call, in declaration order. */
   unusedRuleIds(): string[] {
     return this.ruleIds.filter((id) => !this.positions.has(id));

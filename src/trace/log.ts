@@ -94,7 +94,7 @@ export class SessionLog {
 
   finishTurn(turn: TurnRecord, status: Exclude<TurnStatus, "running">, error?: unknown): void {
     turn.status = status;
-    if (error !== undefined) turn.error = toTraceError(error);
+    if (error !== undefined) turn.error = toTraceError(error, true);
     turn.durationMs = this.now() - turn.start;
   }
 

@@ -29,7 +29,8 @@ export class TurnRecord implements Turn {
     public userMessage: string,
     /** Monotonic start on the session's clock. */
     readonly start: number,
-    readonly tools: readonly string[] = [],
+    /** The session's tools, those the agent defined inline and handed a library during the turn included. */
+    public tools: readonly string[] = [],
   ) {}
 
   get usage(): Usage {

@@ -45,6 +45,8 @@ export type ToolCallSource = AnswerSource;
 export interface TraceError {
   readonly name: string;
   readonly message: string;
+  /** A turn's error: where the user's code threw it (`file:line:column`), the first frame of it in the stack. */
+  readonly at?: string;
 }
 
 /** How a step of the chain changed an interaction (a middleware rewrote the input or the result). */

@@ -13,6 +13,7 @@ import { usageError } from "../exits/errors.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";
+import { inlineLibrary } from "./inline-libraries.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -20,8 +21,11 @@ export interface TooltraceVitePlugin {
   /** Before Vite's own plugins, so a YAML eval file is loaded as the module that declares its tests. */
   readonly enforce: "pre";
   load(id: string): string | undefined;
-  /** `tooltrace` and its other bridged entries, to their CommonJS build (see `cjs-bridges.ts`). */
-  resolveId(id: string): string | undefined;
+  /**
+   * `tooltrace` and its other bridged entries, to their CommonJS build (see `cjs-bridges.ts`); an agent
+   * library the test's code imports, to the library with its inline tools caught (see `inline-libraries.ts`).
+   */
+  resolveId(id: string, importer?: string): string | undefined;
   /**
    * Vite's `config` hook, ordered first: Vitest 5 copies the test options its inline projects inherit
    * (`projects: [{ extends: true }]`) before the other plugins' hooks run, which would leave them without
@@ -100,7 +104,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   return {
     name: "tooltrace",
     enforce: "pre",
-    resolveId: (id) => (id.startsWith("tooltrace") ? bridges.get(id) : undefined),
+    resolveId: (id, importer) => (id.startsWith("tooltrace") ? bridges.get(id) : inlineLibrary(id, importer)),
     load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
     configureVitest: (context) => {
       vitest = context.vitest;

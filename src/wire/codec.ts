@@ -92,14 +92,14 @@ export class WireRequestError extends Error {
 }
 
 /**
- * HTTP status of each error kind (the same for the three APIs). A failing mock model is a 422: no client
- * retries a 4xx (the AI SDK providers retry every 5xx whatever `x-should-retry` says), so a deliberate
- * failure costs one call.
+ * HTTP status of each error kind (the same for the three APIs). A failing mock model is a 400, which every
+ * client gives up on at once: the providers' SDKs and the AI SDK retry 408, 409, 429 and 5xx, LangChain every
+ * status but 400-407 and 409 (a 422 was retried six times); a deliberate failure costs one call.
  */
 export const ERROR_STATUS: Readonly<Record<WireErrorKind, number>> = {
   invalid_request: 400,
   not_found: 404,
-  mock_failed: 422,
+  mock_failed: 400,
   rate_limit: 429,
   server_error: 500,
   overloaded: 529,

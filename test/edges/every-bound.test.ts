@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createSession, STUB_LIMITS, StubConfigError } from "tooltrace";
@@ -11,7 +11,10 @@ import { MAX_URL_PATTERN_LENGTH } from "../../src/http-mocks/url-pattern.js";
 
 // Every bound docs/guarantees.md lists is held here or by the test its row names: wherever input arrives
 // (a rule, a mock, a request, a token, a timer), something stops it growing without end.
-const guarantees = readFileSync(join(import.meta.dirname, "../../docs/guarantees.md"), "utf8");
+// A compatibility run's copy of the suite has no docs/: the lists are checked where they are.
+const guaranteesFile = join(import.meta.dirname, "../../docs/guarantees.md");
+const hasDocs = existsSync(guaranteesFile);
+const guarantees = hasDocs ? readFileSync(guaranteesFile, "utf8") : "";
 const tools = { lookup: (_input: unknown) => "real" };
 
 /** The StubConfigError `createSession` throws for `options`, or a failure saying it was accepted. */
@@ -56,7 +59,7 @@ describe("the bounds of a session's rules, one past each refused with its pointe
   for (const [limit, options, said] of cases)
     test(`${limit}: ${STUB_LIMITS[limit]}`, () => {
       expect(refusal(options()).message).toMatch(said);
-      expect(guarantees).toContain(`\`${limit}\``);
+      if (hasDocs) expect(guarantees).toContain(`\`${limit}\``);
     });
 });
 
@@ -108,7 +111,7 @@ describe("bounds on what arrives while tests run", () => {
     expect(now).not.toContain("remembered-0-value");
   });
 
-  test("docs/guarantees.md lists every bound above, with the test that holds it", () => {
+  test.skipIf(!hasDocs)("docs/guarantees.md lists every bound above, with the test that holds it", () => {
     for (const value of [
       "2048",
       "60 s",

@@ -58,7 +58,7 @@ describe("requests arriving on a socket are attributed through the session's rou
     const idle = await anthropic.messages
       .create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] })
       .catch((error: unknown) => error);
-    expect(idle).toBeInstanceOf(Anthropic.UnprocessableEntityError);
+    expect(idle).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String(idle)).toContain("has no turn running");
     const unknown = new Anthropic({ apiKey: "test", baseURL: `${server.url}/tooltrace/nope`, maxRetries: 0 });
     expect(

@@ -53,7 +53,8 @@ describe("strict mode: a tool call the model asked for that never reached tooltr
       agent: async (message) => {
         const result = await generateText({
           model,
-          tools: { ...offered, list_tasks: tool({ inputSchema: z.object({}), execute: async () => "hidden" }) },
+          // Frozen: its executor cannot be caught where the AI SDK receives it, so only the ledger can see it.
+          tools: { ...offered, list_tasks: Object.freeze(tool({ inputSchema: z.object({}), execute: async () => "hidden" })) },
           prompt: message,
           stopWhen: stepCountIs(1),
         });
@@ -177,7 +178,7 @@ describe("a strict refusal says which rule came closest and why it missed", () =
     });
     const turn = await session.send("Where is A18?");
     expect(turn.text).toBe(
-      '[tooltrace] strict mode: no stub rule matched lookup_order({"orderId":"A18","region":"eu"}), so the real tool did not run. The closest rule, "a17", failed at /match/orderId: const "A17" (the call has "A18"). Add a rule for this call, or create the session without `strict: true`.',
+      '[tooltrace] strict mode: no stub rule matched lookup_order({"orderId":"A18","region":"eu"}), so the real tool did not run. The closest rule, "a17", failed at /match/orderId: const "A17" (the call has "A18"). Add a rule for this call, let this tool run for real: `createSession({ allowTools: ["lookup_order"] })`, or create the session without `strict: true`.',
     );
     session.takeViolations();
   });

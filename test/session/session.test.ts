@@ -41,7 +41,11 @@ describe("turns", () => {
     });
     const turn = await session.send("hi");
     expect(turn.status).toBe("failed");
-    expect(turn.error).toEqual({ name: "RangeError", message: "model overloaded" });
+    expect(turn.error).toEqual({
+      name: "RangeError",
+      message: "model overloaded",
+      at: expect.stringContaining("test/session/session.test.ts:"),
+    });
     expect(turn).not.toSucceed();
   });
 

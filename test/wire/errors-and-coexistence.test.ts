@@ -249,7 +249,7 @@ describe("errors in the provider's own shape", () => {
     });
   });
 
-  test("a responder that throws is a 422 in the provider's shape, not retried, and fails the test through the session", async () => {
+  test("a responder that throws is a 400 in the provider's shape, not retried, and fails the test through the session", async () => {
     const wire = llmWire({
       respond: () => {
         throw new Error("responder exploded");
@@ -264,16 +264,16 @@ describe("errors in the provider's own shape", () => {
           await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] });
           return "no error";
         } catch (error) {
-          return `recovered from ${(error as InstanceType<typeof OpenAI.UnprocessableEntityError>).status}`;
+          return `recovered from ${(error as InstanceType<typeof OpenAI.BadRequestError>).status}`;
         }
       },
     });
     const turn = await session.send("go");
-    expect(turn.text).toBe("recovered from 422");
+    expect(turn.text).toBe("recovered from 400");
     expect(wire.responder.calls).toBe(1);
     expect(turn.modelCalls[0]?.error).toEqual({ name: "Error", message: "responder exploded" });
     // The trace keeps the status the client got.
-    expect(turn.modelCalls[0]?.http?.statusCode).toBe(422);
+    expect(turn.modelCalls[0]?.http?.statusCode).toBe(400);
     expect(turn).not.toSucceed();
     expect(session.takeViolations()).toEqual(["the mock model failed (openai.chat, model gpt-4o): responder exploded"]);
   });
@@ -291,12 +291,12 @@ describe("errors in the provider's own shape", () => {
       })
       .then(
         () => undefined,
-        (e: unknown) => e as InstanceType<typeof Anthropic.UnprocessableEntityError>,
+        (e: unknown) => e as InstanceType<typeof Anthropic.BadRequestError>,
       );
-    expect(error).toBeInstanceOf(Anthropic.UnprocessableEntityError);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     if (!error) return;
-    expect(error.status).toBe(422);
-    expect(wire.calls.map((call) => [call.status, call.http?.statusCode])).toEqual([["failed", 422]]);
+    expect(error.status).toBe(400);
+    expect(wire.calls.map((call) => [call.status, call.http?.statusCode])).toEqual([["failed", 400]]);
     expect((error.error as { error: { type: string; message: string } }).error).toMatchObject({
       type: "api_error",
       message: expect.stringContaining('the responder called tool "delete_everything", but the agent offered list_tasks'),

@@ -1,0 +1,121 @@
+import { globalSingleton } from "../base/global-state.js";
+import { lazyRequire } from "../base/lazy-require.js";
+import { edgeError } from "../edges/edge-error.js";
+import { refuseAtEdge } from "../edges/edge-decision.js";
+import { mswIsListening } from "../edges/msw-listening.js";
+import { holdHttpCaught } from "../pipeline/http-catching.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
+import type { Terminal } from "../pipeline/types.js";
+import { requestView } from "./http-request-view.js";
+
+interface Controller {
+  respondWith(response: Response): void;
+  errorWith(reason?: unknown): void;
+}
+interface Interceptor {
+  apply(): void;
+  dispose(): void;
+  on(event: "request", listener: (event: { request: Request; requestId: string; controller: Controller }) => unknown): void;
+  on(event: "response", listener: (event: { response: Response; requestId: string; isMockedResponse: boolean }) => unknown): void;
+}
+
+const interceptors = lazyRequire<{ ClientRequestInterceptor: new () => Interceptor }>("@mswjs/interceptors/ClientRequest");
+const http = lazyRequire<typeof import("node:http")>("node:http");
+/** Where the running `ClientRequest` interceptor is kept: MSW's and ours share one (two nested fail each other). */
+const RUNNING = Symbol.for("client-request-interceptor");
+const state = globalSingleton("nodeHttpCatcher", () => ({
+  /** The running interceptor our listeners were added to. */
+  runningAt: undefined as unknown,
+  /** Ours, when it is the one that patched `node:http`, and `http.request` as it left it. */
+  own: undefined as Interceptor | undefined,
+  patched: undefined as unknown,
+  held: false,
+  /** Requests a session's chain let go out: their response, when it comes back, is the chain's. */
+  passed: new Map<string, (response: Response) => void>(),
+}));
+const HANDED_BACK = Symbol("handed back");
+
+/**
+ * Catches `node:http` and `node:https` requests (axios, got, Slack's `WebClient`, the SDKs built on them) made
+ * in a session's turn, with MSW's interceptor for `ClientRequest` and no MSW server: each goes through the
+ * session's chain as `fetch`'s requests do, so its HTTP mocks answer it, strict mode refuses it, and it is in
+ * the trace. Installed by the first session that needs it (HTTP mocks, or strict mode), and again by the next one
+ * after an MSW server that held the interceptor closed it. A request outside every turn, or one an MSW server
+ * listening catches, goes on untouched (and meets the guards at its socket).
+ */
+export function catchNodeHttp(): void {
+  const global = globalThis as Record<symbol, unknown>;
+  const running = global[RUNNING];
+  if (running !== undefined && running === state.runningAt) return;
+  // An MSW server that reused ours cleared its mark when it closed, leaving ours in place: the mark goes back,
+  // or the next MSW server would patch node:http over ours (two nested fail every request).
+  if (running === undefined && state.own !== undefined && http().request === state.patched) {
+    global[RUNNING] = state.own;
+    state.runningAt = state.own;
+    return;
+  }
+  // The one MSW's server applies too: whichever applies first patches node:http, the other adds its listeners.
+  const interceptor = new (interceptors().ClientRequestInterceptor)();
+  if (!state.held) {
+    state.held = true;
+    holdHttpCaught();
+  }
+  interceptor.on("request", async ({ request, requestId, controller }) => {
+    const context = currentTurnContext();
+    // While an MSW server listens it shares this interceptor: its handlers (and tooltrace's catcher) answer.
+    if (context === undefined || mswIsListening()) return;
+    let handedBack: (value: typeof HANDED_BACK) => void = () => undefined;
+    const handed = new Promise<typeof HANDED_BACK>((resolve) => (handedBack = resolve));
+    const terminal: Terminal = {
+      source: { kind: "real" },
+      live: true,
+      run: () => {
+        const refusal = refuseAtEdge({ channel: "http", method: request.method, url: request.url });
+        if (refusal !== undefined) return Promise.reject(edgeError(refusal));
+        // Sent on the client's own connection: its response, when it comes, completes the record.
+        const response = new Promise<Response>((resolve) => state.passed.set(requestId, resolve));
+        handedBack(HANDED_BACK);
+        return response;
+      },
+    };
+    try {
+      const view = await requestView(request);
+      const answered = Promise.resolve(
+        context.pipeline.http(context, { kind: "http", method: request.method, url: request.url, request: view }, terminal),
+      );
+      const first = await Promise.race([answered, handed]);
+      if (first === HANDED_BACK) {
+        answered.catch(() => undefined);
+        context.pipeline.turnEnds.on(context.turn, () => answered);
+        return;
+      }
+      controller.respondWith(first as Response);
+    } catch (error) {
+      controller.errorWith(error instanceof Error ? error : new TypeError(String(error)));
+    }
+  });
+  interceptor.on("response", ({ response, requestId, isMockedResponse }) => {
+    const resolve = state.passed.get(requestId);
+    if (resolve === undefined || isMockedResponse) return;
+    state.passed.delete(requestId);
+    resolve(response.clone());
+  });
+  interceptor.apply();
+  state.runningAt = global[RUNNING];
+  state.own = state.runningAt === interceptor ? interceptor : undefined;
+  state.patched = http().request;
+}
+
+/**
+ * Before tooltrace's MSW server starts listening: ours, if it patched node:http, is taken off (MSW's applies
+ * clean, and the next session puts ours back once MSW's has closed, or adds its listeners to MSW's).
+ */
+export function releaseNodeHttp(): void {
+  const global = globalThis as Record<symbol, unknown>;
+  if (state.own === undefined) return;
+  if (global[RUNNING] === undefined && http().request === state.patched) global[RUNNING] = state.own;
+  if (global[RUNNING] === state.own) state.own.dispose();
+  state.own = undefined;
+  state.runningAt = undefined;
+  state.patched = undefined;
+}
