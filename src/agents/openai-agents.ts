@@ -1,9 +1,7 @@
 /** @module tooltrace/agents-sdk */
 import { Handoff, handoff, Runner, setTracingDisabled, type Agent as AgentsSdkAgent, type AgentInputItem } from "@openai/agents";
-import type { TurnContext } from "../pipeline/caught.js";
-import { currentTurnContext, runInTurnContext } from "../pipeline/turn-context.js";
 import type { Agent } from "../session/types.js";
-import type { Mutable } from "../trace/records.js";
+import { followingHandoffs, subagentName } from "../catchers/handoff-paths.js";
 import { usageError } from "../exits/errors.js";
 
 /** An agent as the SDK's runner takes it. */
@@ -19,6 +17,23 @@ type AnyHandoff = Handoff<any, any>;
 export interface AgentsSdkAgentOptions {
   /** The most model turns one `run` may take. Default: the SDK's. */
   readonly maxTurns?: number;
+  /** Run it streamed (`{ stream: true }`, the stream read to its end), as an app that streams its answer does. */
+  readonly stream?: boolean;
+}
+
+/** A streamed run, read to its end as an app's UI would: its result once complete. */
+async function streamed(
+  runner: Runner,
+  agent: AgentsSdkRunnable,
+  input: AgentInputItem[],
+  options: { readonly signal?: AbortSignal; readonly maxTurns?: number },
+): Promise<{ readonly finalOutput?: unknown; readonly history: AgentInputItem[] }> {
+  const stream = await runner.run(agent, input, { ...options, stream: true });
+  for await (const _event of stream) {
+    // Each event is what the app would show; the result is read once the run completes.
+  }
+  await stream.completed;
+  return stream;
 }
 
 /**
@@ -43,19 +58,9 @@ export function agentsSdkAgent(agent: AgentsSdkRunnable, options: AgentsSdkAgent
     const runner = new Runner();
     const input: AgentInputItem[] = [...history, { role: "user", content: message }];
     const runOptions = { signal, ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}) };
-    const context = currentTurnContext();
-    let result: { readonly finalOutput?: unknown; readonly history: AgentInputItem[] };
-    if (context === undefined) {
-      result = await runner.run(agent, input, runOptions);
-    } else {
-      // One context for this run, whose path follows the handoffs.
-      const base = context.path;
-      const scope: Mutable<TurnContext> = { ...context };
-      runner.on("agent_handoff", (_runContext, _from, to: AnyAgent) => {
-        scope.path = to === agent ? base : [...base, subagentName(to)];
-      });
-      result = await runInTurnContext(scope, () => runner.run(agent, input, runOptions));
-    }
+    const result: { readonly finalOutput?: unknown; readonly history: AgentInputItem[] } = await followingHandoffs(runner, agent, () =>
+      options.stream === true ? streamed(runner, agent, input, runOptions) : runner.run(agent, input, runOptions),
+    );
     return { text: String(result.finalOutput ?? ""), messages: result.history.slice(history.length) };
   };
 }
@@ -93,11 +98,6 @@ export function agentsSdkTools(agent: AgentsSdkRunnable): AgentsSdkTools {
     queue.push(...handoffsOf(next));
   }
   return { tools, subagents };
-}
-
-/** An agent's subagent path: its name as the SDK writes it in the handoff tool's name. */
-function subagentName(agent: AnyAgent): string {
-  return agent.name.replace(/[^a-zA-Z0-9]/g, "_");
 }
 
 function toolsOf(agent: AnyAgent): Record<string, unknown> {

@@ -6,6 +6,8 @@
  * @module tooltrace/inline/agents-sdk
  */
 import * as agents from "@openai/agents";
+import { followingHandoffs, type HandoffEmitter } from "../catchers/handoff-paths.js";
+import { currentTurnContext } from "../pipeline/turn-context.js";
 import { adoptInline, markInlineLibrary } from "./adopt-inline.js";
 
 export * from "@openai/agents";
@@ -40,10 +42,19 @@ function adoptAgentGraph(agent: unknown): void {
   }
 }
 
-/** The Agents SDK's `run()`: the agent's tools and handoffs (and its handed-to agents') join the running session first. */
+/**
+ * The Agents SDK's `run()`: the agent's tools and handoffs (and its handed-to agents') join the running session
+ * first; in a session given the agents' subagent paths (`agentsSdkTools`), the calls after a handoff are in the
+ * handed-to agent's path, as with `agentsSdkAgent`.
+ */
 export const run: typeof agents.run = ((agent: unknown, ...rest: unknown[]) => {
   adoptAgentGraph(agent);
-  return (agents.run as (...args: unknown[]) => unknown)(agent, ...rest);
+  if ((currentTurnContext()?.pipeline.tools.subagentPaths.size ?? 0) === 0)
+    return (agents.run as (...args: unknown[]) => unknown)(agent, ...rest);
+  const runner = new agents.Runner();
+  return followingHandoffs(runner as unknown as HandoffEmitter, agent, () =>
+    (runner.run as (...args: unknown[]) => unknown)(agent, ...rest),
+  );
 }) as typeof agents.run;
 
 /** The Agents SDK's `Runner`: each run hands the running session the agent's tools and handoffs first. */

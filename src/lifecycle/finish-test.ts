@@ -37,7 +37,14 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     if (report.violations.length > 0 || report.stillRunning) site ??= report.sentAt;
     if (report.unusedRuleIds.length === 0) continue;
     const policy = report.unusedRules ?? defaultPolicy;
-    const line = `${report.name}: stub rules never used: ${report.unusedRuleIds.join(", ")}. Remove them, or assert the calls you expect with toHaveCalledTool.`;
+    const mocks = new Set(report.unusedMockIds ?? []);
+    const rules = report.unusedRuleIds.filter((id) => !mocks.has(id));
+    const never = [
+      ...(rules.length > 0 ? [`stub rules never used: ${rules.join(", ")}`] : []),
+      ...(mocks.size > 0 ? [`HTTP mocks never used: ${[...mocks].join(", ")}`] : []),
+    ];
+    const assert = `${rules.length > 0 ? "toHaveCalledTool" : ""}${rules.length > 0 && mocks.size > 0 ? " and " : ""}${mocks.size > 0 ? "toHaveRequested" : ""}`;
+    const line = `${report.name}: ${never.join("; ")}. Remove them, or assert the calls you expect with ${assert}.`;
     if (policy === "error") errors.push(line);
     else if (policy === "warn") warnings.push(`${PREFIX} ${line}`);
   }

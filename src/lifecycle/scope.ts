@@ -16,6 +16,8 @@ export interface ScopedSession {
 export interface SessionReport {
   readonly name: string;
   readonly unusedRuleIds: readonly string[];
+  /** Of those, the HTTP mocks' ids (the rest are stub rules'). */
+  readonly unusedMockIds?: readonly string[];
   /** Strict-mode violations, call-limit overruns and other problems that fail the test. */
   readonly violations: readonly string[];
   /** The turns in their JSON form (see `TurnJson`), made when asked: copying a long trace costs time. */

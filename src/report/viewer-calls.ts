@@ -7,7 +7,7 @@ export const VIEWER_CALLS = String.raw`
   var source = function (by, kind) {
     if (!by) return "not answered";
     switch (by.kind) {
-      case "stub": return "stub \u201c" + by.ruleId + "\u201d #" + (by.outcomeIndex + 1);
+      case "stub": return (kind === "http" ? "HTTP mock \u201c" : "stub \u201c") + by.ruleId + "\u201d #" + (by.outcomeIndex + 1);
       case "real": return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
       case "mock-model": return "mock model";
       case "msw-handler": return "your MSW handler";

@@ -57,7 +57,10 @@ ${VIEWER_CALLS}
     var list = document.getElementById("tests");
     list.textContent = "";
     var shown = tests.filter(matches);
-    document.getElementById("count").textContent = shown.length + " of " + tests.length + (tests.length === 1 ? " test" : " tests");
+    // Tests are counted as the header counts them: a file's errors outside its tests is no test.
+    var real = function (list) { return list.filter(function (t) { return !t.fileErrors; }).length; };
+    var n = real(shown), total = real(tests), files = shown.length - n;
+    document.getElementById("count").textContent = n + " of " + total + (total === 1 ? " test" : " tests") + (files > 0 ? " \u00b7 " + files + (files === 1 ? " file" : " files") + " with errors" : "");
     var file;
     shown.forEach(function (test) {
       // Tests grouped by their file, in the order the run reported them.

@@ -151,6 +151,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       name: this.name,
       strict: this.strict,
       unusedRuleIds: this.unusedRuleIds(),
+      unusedMockIds: this.parts.httpMocks.unusedIds(),
       // Read when the test ends: a test may take the violations after closing the session (a refused cassette).
       get violations() {
         return [...log.violations];

@@ -1,3 +1,4 @@
+import type { MockModelRequest } from "./request-view.js";
 import type { AnswerSource, HttpExchange, ModelCall, ModelToolCall, TraceError, Usage } from "./types.js";
 
 /** What a model call answered outside any session was, and what came of it. */
@@ -7,7 +8,7 @@ export interface DetachedModelCall {
   readonly answeredBy: AnswerSource;
   readonly provider: string;
   readonly model: string;
-  readonly request: unknown;
+  readonly request: MockModelRequest;
   readonly streamed: boolean;
   readonly step: number | undefined;
   readonly http: HttpExchange | undefined;

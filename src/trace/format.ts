@@ -7,7 +7,7 @@ export function formatSource(source: AnswerSource | undefined, kind: Interaction
   if (source === undefined) return "not answered";
   switch (source.kind) {
     case "stub":
-      return `stub "${source.ruleId}" #${source.outcomeIndex + 1}`;
+      return `${kind === "http" ? "HTTP mock" : "stub"} "${source.ruleId}" #${source.outcomeIndex + 1}`;
     case "real":
       return kind === "tool" ? "real tool" : kind === "http" ? "network" : "real model";
     case "mock-model":

@@ -1,3 +1,4 @@
+import type { MockModelRequest } from "./request-view.js";
 import { type Mutable, TurnRecord } from "./records.js";
 import { toTraceError } from "./to-trace-error.js";
 import type {
@@ -28,7 +29,7 @@ export interface OpenModelCall {
   readonly provider: string;
   readonly model: string;
   readonly path: readonly string[];
-  readonly request: unknown;
+  readonly request: MockModelRequest;
   readonly streamed: boolean;
   readonly http: HttpExchange | undefined;
 }
@@ -192,7 +193,7 @@ export class SessionLog {
       if (!("originalInput" in open)) (open as Mutable<ToolCall>).originalInput = originalInput;
       (open as Mutable<ToolCall>).input = input;
     } else if (open.kind === "model") {
-      (open as Mutable<ModelCall>).request = input;
+      (open as Mutable<ModelCall>).request = input as MockModelRequest;
     }
     this.changed(record, by, "input");
   }

@@ -1,3 +1,4 @@
+import type { MockModelRequest } from "./request-view.js";
 /** The kinds of interaction a session records in its log. */
 export type InteractionKind = "tool" | "model" | "http";
 
@@ -137,8 +138,8 @@ export interface ModelCall extends InteractionBase {
   readonly model: string;
   /** The subagent path active at the call; `[]` for the root agent. */
   readonly path: readonly string[];
-  /** What the model was asked (the mock model's request view). */
-  readonly request: unknown;
+  /** What the model was asked: the request view a mock model's script gets (messages, tools, tool results). */
+  readonly request: MockModelRequest;
   /** What the model answered (empty while pending or when it failed). */
   readonly reply: { readonly text: string; readonly toolCalls: readonly ModelToolCall[] };
   readonly streamed: boolean;
