@@ -6,7 +6,7 @@
 // project's packages first (and to the root's for the rest). The projects are installed first (npm ci with
 // their lockfiles; once installed, again only when a lockfile changed), then the root's test/matrix runs.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -51,7 +51,33 @@ function workCopy(project) {
   for (const entry of readdirSync(join(root, "test"))) {
     if (entry !== "compat") cpSync(join(root, "test", entry), join(work, "test", entry), { recursive: true });
   }
+  nestOwnDependencies(project, work);
   return work;
+}
+
+const versionOf = (dir) => {
+  const manifest = join(dir, "package.json");
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
+};
+/** A caret range's test: the same major, or below 1.0 the same minor (the ranges tooltrace's dependencies use). */
+function satisfiesCaret(version, range) {
+  const [major, minor] = range.replace(/^[\^~]/, "").split(".");
+  const [hasMajor, hasMinor] = version.split(".");
+  return hasMajor === major && (major !== "0" || hasMinor === minor);
+}
+
+/**
+ * tooltrace's own dependencies a project has in another version (msw 3 brings @mswjs/interceptors 0.45): npm
+ * would nest tooltrace's version under it, so the copy gets the root's, as a user's install resolves it.
+ */
+function nestOwnDependencies(project, work) {
+  const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  for (const [name, range] of Object.entries(dependencies)) {
+    const theirs = versionOf(join(compat, project, "node_modules", name));
+    if (theirs === undefined || satisfiesCaret(theirs, range)) continue;
+    mkdirSync(join(work, "node_modules", name, ".."), { recursive: true });
+    symlinkSync(join(root, "node_modules", name), join(work, "node_modules", name), "dir");
+  }
 }
 
 // TOOLTRACE_MATRIX=latest (or vitest-3.2, or node24) runs one target, while working on it.

@@ -24,8 +24,6 @@ const http = lazyRequire<typeof import("node:http")>("node:http");
 /** Where the running `ClientRequest` interceptor is kept: MSW's and ours share one (two nested fail each other). */
 const RUNNING = Symbol.for("client-request-interceptor");
 const state = globalSingleton("nodeHttpCatcher", () => ({
-  /** The running interceptor our listeners were added to. */
-  runningAt: undefined as unknown,
   /** Ours, when it is the one that patched `node:http`, and `http.request` as it left it. */
   own: undefined as Interceptor | undefined,
   patched: undefined as unknown,
@@ -45,16 +43,21 @@ const HANDED_BACK = Symbol("handed back");
  */
 export function catchNodeHttp(): void {
   const global = globalThis as Record<symbol, unknown>;
-  const running = global[RUNNING];
-  if (running !== undefined && running === state.runningAt) return;
-  // An MSW server that reused ours cleared its mark when it closed, leaving ours in place: the mark goes back,
-  // or the next MSW server would patch node:http over ours (two nested fail every request).
-  if (running === undefined && state.own !== undefined && http().request === state.patched) {
-    global[RUNNING] = state.own;
-    state.runningAt = state.own;
+  if (state.patched !== undefined && http().request === state.patched) {
+    // An MSW server that reused ours cleared its mark when it closed, leaving ours in place: the mark goes back,
+    // or the next MSW server would patch node:http over ours (two nested fail every request).
+    if (state.own !== undefined && global[RUNNING] === undefined) global[RUNNING] = state.own;
     return;
   }
+  if (state.own !== undefined && global[RUNNING] === state.own) {
+    // Ours is marked running but its patch is gone: msw 3 (another copy of the interceptors) put back what it
+    // found when it closed. The mark goes, or the next interceptor would add its listeners to one that catches
+    // nothing; ours is applied again.
+    delete global[RUNNING];
+    state.own = undefined;
+  }
   // The one MSW's server applies too: whichever applies first patches node:http, the other adds its listeners.
+  const before = http().request;
   const interceptor = new (interceptors().ClientRequestInterceptor)();
   if (!state.held) {
     state.held = true;
@@ -101,9 +104,9 @@ export function catchNodeHttp(): void {
     resolve(response.clone());
   });
   interceptor.apply();
-  state.runningAt = global[RUNNING];
-  state.own = state.runningAt === interceptor ? interceptor : undefined;
   state.patched = http().request;
+  // Ours patched node:http (no MSW interceptor was running to add our listeners to).
+  state.own = state.patched !== before ? interceptor : undefined;
 }
 
 /**
@@ -112,10 +115,10 @@ export function catchNodeHttp(): void {
  */
 export function releaseNodeHttp(): void {
   const global = globalThis as Record<symbol, unknown>;
-  if (state.own === undefined) return;
-  if (global[RUNNING] === undefined && http().request === state.patched) global[RUNNING] = state.own;
-  if (global[RUNNING] === state.own) state.own.dispose();
+  if (state.own === undefined || http().request !== state.patched) return;
+  // Its mark is needed for it to undo its patches (an MSW server that reused it may have cleared it).
+  if (global[RUNNING] === undefined) global[RUNNING] = state.own;
+  state.own.dispose();
   state.own = undefined;
-  state.runningAt = undefined;
   state.patched = undefined;
 }

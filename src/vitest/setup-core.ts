@@ -71,6 +71,11 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
           ]
         : []),
     ];
-    if (problems.length > 0) throw new Error(outText("error", problems.join("\n")));
+    if (problems.length === 0) return;
+    const error = new Error(outText("error", problems.join("\n")));
+    // Where the user's code sent what failed the file (a request at import), never this hook's own line.
+    const at = failure?.stack?.split("\n").filter((line) => line.startsWith("    at ")) ?? [];
+    error.stack = `${error.name}: ${error.message}${at.length > 0 ? `\n${at.join("\n")}` : ""}`;
+    throw error;
   });
 }

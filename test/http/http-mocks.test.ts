@@ -57,7 +57,7 @@ describe("declarative HTTP mocks, answered through the session's chain", () => {
     expect(turn).toHaveRequested(/city=Paris/);
     expect(turn).not.toHaveRequested("https://api.weather.test/v1/forecast");
     expect(() => expect(turn).toHaveRequested("https://api.weather.test/v1/current", { method: "POST" })).toThrow(
-      /Expected: POST request to https:\/\/api\.weather\.test\/v1\/current, at least once[\s\S]*1\. GET https:\/\/api\.weather\.test\/v1\/current\?city=Paris → 200 \[stub "paris" #1\]/,
+      /Expected: POST request to https:\/\/api\.weather\.test\/v1\/current, at least once[\s\S]*1\. GET https:\/\/api\.weather\.test\/v1\/current\?city=Paris → 200 \[HTTP mock "paris" #1\]/,
     );
   });
 
