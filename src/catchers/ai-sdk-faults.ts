@@ -31,9 +31,34 @@ export function faultAsApiError(injected: InjectedFault, url: string): APICallEr
   });
 }
 
-/** Stream parts at a `slow` fault's `tokensPerSecond`, spread over the time the reply's tokens take. */
+/**
+ * Stream parts at a `slow` fault's pace, as a client measures it: the parts before the first text at once,
+ * then each text delta after the time its share of the reply's tokens takes (without text, spread evenly).
+ */
 export function pacedParts<T>(answer: ResolvedReply, parts: readonly T[]): ReadableStream<T> {
   const pace = paceOf(answer);
-  const intervalMs = pace !== undefined && parts.length > 1 ? tokensMs(pace, answer.usage.outputTokens) / (parts.length - 1) : 0;
-  return pacedStream(parts, { intervalMs });
+  const total = pace === undefined ? 0 : tokensMs(pace, answer.usage.outputTokens);
+  if (total === 0 || parts.length < 2) return pacedStream(parts, {});
+  const weights = parts.map((part) => {
+    const { type, delta } = part as { type?: unknown; delta?: unknown };
+    return type === "text-delta" && typeof delta === "string" ? delta.length : 0;
+  });
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const first = weights.findIndex((weight) => weight > 0);
+  const delays =
+    sum === 0
+      ? parts.map((_, index) => (index === 0 ? 0 : total / (parts.length - 1)))
+      : weights.map((weight, index) => (index <= first ? 0 : (weight / sum) * total));
+  return pacedStream(parts, { delays });
+}
+
+/**
+ * A stream a `stream_cut` or `malformed` fault breaks: `afterEvents` parts of the answer arrive, then the
+ * connection drops (the stream errors with the provider's error), or a part that could not be parsed comes
+ * as an `error` part, as a provider reports a chunk it could not read, and the stream ends there.
+ */
+export function cutParts<T>(parts: readonly T[], injected: InjectedFault, error: unknown): ReadableStream<T> {
+  const after = Math.min(injected.fired.fault.afterEvents ?? 2, parts.length - 1);
+  if (injected.fired.fault.fault === "malformed") return pacedStream([...parts.slice(0, after), { type: "error", error } as T], {});
+  return pacedStream(parts, { cutAfter: after, cut: error instanceof Error ? error : new Error(String(error)) });
 }

@@ -14,7 +14,7 @@ import { fromAiSdkPrompt } from "../model/from-ai-sdk-prompt.js";
 import { createResponder, type Responder } from "../model/responder.js";
 import type { MockModelInput, MockModelOptions, ResolvedReply } from "../model/types.js";
 import { catchModelCall } from "./model-call.js";
-import { faultAsApiError, pacedParts } from "./ai-sdk-faults.js";
+import { cutParts, faultAsApiError, pacedParts } from "./ai-sdk-faults.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 
 /** Options of a mock model served to `ai@5`, which speaks specification v2. */
@@ -75,12 +75,13 @@ async function reply(
     options.prompt as Parameters<typeof fromAiSdkPrompt>[0],
     options.tools as Parameters<typeof fromAiSdkPrompt>[1],
   );
-  try {
-    return await catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
-  } catch (error) {
-    const fault = injectedFaultOf(error);
-    throw fault === undefined ? error : faultAsApiError(fault, `mock://${responder.provider}/${responder.modelId}`);
-  }
+  return catchModelCall(responder, { provider: responder.provider, model: responder.modelId, streamed, request });
+}
+
+/** A fault as the provider reports it (see {@link faultAsApiError}). */
+function asProviderError(responder: Responder, error: unknown): unknown {
+  const fault = injectedFaultOf(error);
+  return fault === undefined ? error : faultAsApiError(fault, `mock://${responder.provider}/${responder.modelId}`);
 }
 
 function content(resolved: ResolvedReply): (LanguageModelV3Content & LanguageModelV2Content)[] {
@@ -126,12 +127,23 @@ function model<TVersion extends string, TFinish, TUsage>(
     modelId: responder.modelId,
     supportedUrls: {},
     async doGenerate(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
-      const resolved = await reply(responder, options, false);
+      const resolved = await reply(responder, options, false).catch((error: unknown) => {
+        throw asProviderError(responder, error);
+      });
       return { content: content(resolved), finishReason: shape.finishReason(resolved), usage: shape.usage(resolved.usage), warnings: [] };
     },
     async doStream(options: LanguageModelV3CallOptions | LanguageModelV2CallOptions) {
-      const resolved = await reply(responder, options, true);
-      return { stream: pacedParts(resolved, [...streamParts(resolved), { type: "finish" as const, ...finish(resolved) }]) };
+      const allParts = (resolved: ResolvedReply) => [...streamParts(resolved), { type: "finish" as const, ...finish(resolved) }];
+      let resolved: ResolvedReply;
+      try {
+        resolved = await reply(responder, options, true);
+      } catch (error) {
+        // A stream_cut or malformed fault: part of the answer arrives, then the stream breaks.
+        const fault = injectedFaultOf(error);
+        if (fault?.answer === undefined) throw asProviderError(responder, error);
+        return { stream: cutParts(allParts(fault.answer), fault, asProviderError(responder, error)) };
+      }
+      return { stream: pacedParts(resolved, allParts(resolved)) };
     },
   };
 }

@@ -75,8 +75,14 @@ async function respond(
   } catch (error) {
     // A body that broke after its headers went out (a dropped stream, on purpose or not) drops the connection,
     // and so does a connection failing before any answer.
-    if (outgoing.headersSent || error instanceof WireNetworkError) {
+    if (error instanceof WireNetworkError) {
       outgoing.destroy();
+      return;
+    }
+    if (outgoing.headersSent) {
+      // What was written reaches the client first (the events before a cut), then the connection drops.
+      const socket = outgoing.socket;
+      socket?.end(() => socket.destroy());
       return;
     }
     outgoing.writeHead(500, { "content-type": "application/json" });

@@ -29,6 +29,14 @@ export function modelTerminal(responder: Responder, context: TurnContext, option
     live: false,
     run: (request, progress) =>
       responder.respond(request as CaughtModelCall["request"], idPrefix, (step) => progress.step(step), context.pipeline.nextModelSeed()),
+    ...(typeof responder.peek === "function"
+      ? {
+          peek: (request: unknown, progress: { step(n: number): void }) => {
+            progress.step(responder.calls + 1);
+            return responder.peek(request as CaughtModelCall["request"], idPrefix, context.pipeline.nextModelSeed(true));
+          },
+        }
+      : {}),
   };
 }
 

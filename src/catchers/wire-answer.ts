@@ -13,6 +13,7 @@ import { errorReply, modelReply } from "../wire/http-replies.js";
 import { faultReply, pacedReply } from "../wire/fault-replies.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 import { paceOf } from "../faults/paced-body.js";
+import { onBodyEnd } from "../base/body-end.js";
 import { answerAsResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
@@ -247,8 +248,11 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
   });
   if (early !== undefined) context.pipeline.turnEnds.on(context.turn, () => answering);
   const response = early === undefined ? await answering : await Promise.race([answering, early]);
-  sent.call?.sent(response.status);
-  return response;
+  const { call } = sent;
+  call?.sent(response.status);
+  // A streamed body (paced, cut) of a call already recorded: the call ends with its last byte.
+  if (call === undefined || call.record.status === "pending" || !(response.body instanceof ReadableStream)) return response;
+  return { ...response, body: onBodyEnd(response.body, () => call.sent("ended")) };
 }
 
 /** The client's answer: the reply encoded by the codec, the upstream's own answer, or the provider's error. */
@@ -280,7 +284,7 @@ async function respond(exchange: Exchange, decoded: DecodedRequest, reply: () =>
   const pace = paceOf(answered);
   const encoded = modelReply(codec, answered, decoded, id);
   if (pace === undefined || !decoded.stream) return encoded;
-  return pacedReply(encoded, pace, codec.encodeStream(answered, decoded, id), answered.usage.outputTokens);
+  return pacedReply(encoded, pace, answered, codec.encodeStream(answered, decoded, id));
 }
 
 function isResponder(value: unknown): value is Responder {

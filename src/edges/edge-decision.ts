@@ -5,6 +5,7 @@ import { hostAllowed, type HostRule, inHostsFile, isLoopback, isLoopbackAddress,
 import { isOwnNetwork } from "../base/own-network.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { type EdgePolicy, openEdgeGuards } from "../pipeline/edge-policy.js";
+import { llmApiFix } from "../wire/provider-hosts.js";
 import { currentTurnContext } from "../pipeline/turn-context.js";
 import { commandName, describeTarget, hermeticRefusal, hostEntry } from "./edge-messages.js";
 import { hermeticIsOn, runAllowHosts } from "./hermetic.js";
@@ -188,5 +189,7 @@ function fixFor(target: EdgeTarget): string {
     return programsOfTarget(target).includes(UNKNOWN_PROGRAM)
       ? "Fix: stub the tool that starts it, or allow any process: createSession({ allowProcesses: true })."
       : `Fix: stub the tool that starts it, or allow ${target.programs === undefined ? "it" : "every program it runs"}: createSession({ allowProcesses: ${JSON.stringify(programsOfTarget(target))} }).`;
+  const llm = target.channel === "http" || target.channel === "tcp" ? llmApiFix(hostEntry(target)) : undefined;
+  if (llm !== undefined) return `Fix: ${llm}`;
   return `Fix: answer it in the test (a stub rule for the tool that makes it, or an HTTP mock for a \`fetch\` request), or allow the host: createSession({ allowHosts: [${JSON.stringify(hostEntry(target))}] }).`;
 }

@@ -2,20 +2,8 @@ import { relative, sep } from "node:path";
 import { captureUserFrame } from "../base/call-site.js";
 import { oneLine } from "../exits/excerpt.js";
 import { canonicalAddress, isLoopback, isLoopbackAddress } from "../pipeline/hosts.js";
+import { llmApiFix } from "../wire/provider-hosts.js";
 import type { EdgeTarget } from "./edge-decision.js";
-
-/** The providers' API hosts, named in a refusal: a request to one is a model call the test did not script. */
-const PROVIDER_HOSTS: Readonly<Record<string, string>> = {
-  "api.openai.com": "OpenAI's API",
-  "api.anthropic.com": "Anthropic's API",
-  "generativelanguage.googleapis.com": "Google's Gemini API",
-  "aiplatform.googleapis.com": "Google's Vertex AI API",
-  "api.mistral.ai": "Mistral's API",
-  "api.groq.com": "Groq's API",
-  "api.deepseek.com": "DeepSeek's API",
-  "api.x.ai": "xAI's API",
-  "openrouter.ai": "OpenRouter's API",
-};
 
 /** What left, in words: `a TCP connection to api.example.com:443 was opened`. */
 export function describeTarget(target: EdgeTarget): string {
@@ -71,18 +59,13 @@ function reached(target: { readonly host: string; readonly address: string; read
  */
 export function hermeticRefusal(target: EdgeTarget): string {
   const host = hostEntry(target);
-  const bare = host
-    .replace(/:\d+$/, "")
-    .replace(/^\[|\]$/g, "")
-    .toLowerCase();
-  const provider = PROVIDER_HOSTS[bare];
+  const llm = llmApiFix(host);
   const line = relativeLine(target.channel === "http" ? target.at?.() : undefined) ?? userLine();
   const what = `${describeTarget(target)}, and tooltrace refused it: tests reach only this machine unless the config, the session or the test lets more out (hermetic by default).`;
   const where = line === undefined ? "" : `\n  Sent from ${line}`;
   const fix =
-    provider !== undefined
-      ? `${bare} is ${provider}: script the model with createSession({ llm }) (a mock model answers on the wire), or call the real one with createSession({ upstream: true }) and record it with a cassette.`
-      : `answer it in the test (a stub rule for the tool that makes it, or an HTTP mock), or let it out: tooltrace({ allowHosts: [${JSON.stringify(host)}] }) in the Vitest config, createSession({ allowHosts: [${JSON.stringify(host)}] }) for one session, or tooltrace({ live: true }) for a run that may reach the network.`;
+    llm ??
+    `answer it in the test (a stub rule for the tool that makes it, or an HTTP mock), or let it out: tooltrace({ allowHosts: [${JSON.stringify(host)}] }) in the Vitest config, createSession({ allowHosts: [${JSON.stringify(host)}] }) for one session, or tooltrace({ live: true }) for a run that may reach the network.`;
   return `${what}${where}\n  Fix: ${fix}`;
 }
 

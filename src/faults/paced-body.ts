@@ -22,26 +22,40 @@ export function tokensMs(fired: FiredFault, outputTokens: number): number {
   return tokensPerSecond ? (outputTokens / tokensPerSecond) * 1000 : 0;
 }
 
+/** How long a cut waits after the last item it lets through: a dropped connection comes after the data did. */
+const CUT_GAP_MS = 20;
+
+/** How a {@link pacedStream} paces and ends. */
+export interface Pacing {
+  /** Milliseconds before each item after the first (the first comes at once: its wait was before the headers). */
+  readonly intervalMs?: number;
+  /** Or milliseconds before each item, by its index. */
+  readonly delays?: readonly number[];
+  /** The stream errors (the connection drops) after this many items. */
+  readonly cutAfter?: number;
+  readonly cut?: Error;
+}
+
 /**
- * A stream of `items`, `intervalMs` apart (the first at once: its wait was before the headers); with
- * `cutAfter`, the stream errors (the connection drops) after that many items.
+ * A stream of `items`, paced; with `cutAfter`, it errors after that many. The error waits a moment after the
+ * last item: a reader that has not read it yet would lose it (an erroring stream drops what it still holds),
+ * where a real connection's reader had the data before the connection dropped.
  */
-export function pacedStream<T>(
-  items: readonly T[],
-  options: { readonly intervalMs?: number; readonly cutAfter?: number; readonly cut?: Error },
-): ReadableStream<T> {
+export function pacedStream<T>(items: readonly T[], pacing: Pacing): ReadableStream<T> {
   let index = 0;
   return new ReadableStream<T>({
     async pull(controller) {
-      if (options.cutAfter !== undefined && index >= options.cutAfter) {
-        controller.error(options.cut ?? new Error("the connection dropped (an injected stream_cut)"));
+      if (pacing.cutAfter !== undefined && index >= pacing.cutAfter) {
+        await sleep(CUT_GAP_MS);
+        controller.error(pacing.cut ?? new Error("the connection dropped (an injected stream_cut)"));
         return;
       }
       if (index >= items.length) {
         controller.close();
         return;
       }
-      if (index > 0 && (options.intervalMs ?? 0) > 0) await sleep(options.intervalMs as number);
+      const wait = pacing.delays?.[index] ?? (index > 0 ? (pacing.intervalMs ?? 0) : 0);
+      if (wait > 0) await sleep(wait);
       controller.enqueue(items[index] as T);
       index += 1;
     },
@@ -49,12 +63,9 @@ export function pacedStream<T>(
 }
 
 /** A body sent in `pieces` of text, as {@link pacedStream} paces them. */
-export function pacedBody(
-  pieces: readonly string[],
-  options: { readonly intervalMs?: number; readonly cutAfter?: number; readonly cut?: Error },
-): ReadableStream<Uint8Array> {
+export function pacedBody(pieces: readonly string[], pacing: Pacing): ReadableStream<Uint8Array> {
   return pacedStream(
     pieces.map((piece) => encoder.encode(piece)),
-    options,
+    pacing,
   );
 }

@@ -3,10 +3,11 @@
  * - `rate_limit`: the provider's 429 with `Retry-After` (seconds, default 0 so a client's retry comes at once).
  * - `server_error`: the provider's 500 (or `status`: 502, 503, 504).
  * - `overloaded`: Anthropic's 529 `overloaded_error`; OpenAI's and Gemini's 503.
- * - `malformed`: a 200 whose JSON (or one of whose server-sent events) is cut in the middle.
- * - `stream_cut`: the connection drops after `afterEvents` server-sent events (half the body for JSON).
+ * - `malformed`: the answer's own JSON (or its first delta after `afterEvents` events) cut in the middle, in a 200.
+ * - `stream_cut`: exactly `afterEvents` server-sent events of the answer, then the connection drops (half the
+ *   body for JSON). The mock model's step is not spent: the retry gets the whole reply.
  * - `network_error`: the connection fails before any answer (`fetch` rejects).
- * - `slow`: the answer comes, paced: `firstTokenMs` before its first byte, then `tokensPerSecond`.
+ * - `slow`: the answer comes, paced: `firstTokenMs` before its first token, then its text at `tokensPerSecond`.
  */
 export type FaultKind = "rate_limit" | "server_error" | "overloaded" | "malformed" | "stream_cut" | "network_error" | "slow";
 
@@ -32,7 +33,7 @@ export interface Fault {
   readonly retryAfter?: number;
   /** `server_error`: the status, 500 (default), 502, 503 or 504. */
   readonly status?: 500 | 502 | 503 | 504;
-  /** `stream_cut`: how many server-sent events arrive before the connection drops. Default 2. */
+  /** `stream_cut`: how many server-sent events arrive before the connection drops (`malformed`: before the broken one). Default 2. */
   readonly afterEvents?: number;
   /** `slow`: milliseconds before the first byte. Default 0. */
   readonly firstTokenMs?: number;

@@ -3,6 +3,7 @@ import { rethrow, settle } from "../base/settle.js";
 import type { SessionLog } from "../trace/log.js";
 import type { AnswerSource, Interaction, InteractionKind } from "../trace/types.js";
 import { StepView } from "./step-view.js";
+import { peeking } from "./peeking.js";
 import type { Step, Terminal, TerminalProgress } from "./types.js";
 
 /** What a chain call needs around it: the log it writes, the session's mode, where its violations go. */
@@ -117,7 +118,8 @@ export class ChainCall implements TerminalProgress {
     const step = steps[index];
     if (step === undefined) {
       this.environment.log.answeredByDefault(this.record, this.terminal.source);
-      return this.terminal.run(this.input, this);
+      const { peek } = this.terminal;
+      return peek !== undefined && peeking.has(this.record) ? peek(this.input, this) : this.terminal.run(this.input, this);
     }
     return step.run(new StepView(this, step.name), (...next: unknown[]) =>
       this.dispatch(steps, index + 1, next.length === 0 ? this.input : next[0], step.name),

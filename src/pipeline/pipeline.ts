@@ -55,8 +55,8 @@ export interface PipelineOptions {
 export interface ModelCallHandle {
   readonly record: ModelCall;
   run(terminal: Terminal): Promise<ResolvedReply>;
-  /** The HTTP status the client of a wire call got. */
-  sent(status: number): void;
+  /** The HTTP status the client of a wire call got, or `"ended"` when its streamed body's last byte left. */
+  sent(status: number | "ended"): void;
 }
 
 /**
@@ -238,10 +238,10 @@ export class Pipeline implements ChainEnvironment {
     return this.isLate(context) ? this.runLate(context, record, `HTTP ${method} ${url}`, chain) : chain(this);
   }
 
-  /** The session's seed and the number of this model call in the session, for the mock model's responders. */
-  nextModelSeed(): { readonly seed: number | undefined; readonly call: number } {
-    this.modelCallsSeeded += 1;
-    return { seed: this.options.seed, call: this.modelCallsSeeded };
+  /** The session's seed and the number of this model call in the session (`peek`: of the next, left unspent). */
+  nextModelSeed(peek = false): { readonly seed: number | undefined; readonly call: number } {
+    if (!peek) this.modelCallsSeeded += 1;
+    return { seed: this.options.seed, call: this.modelCallsSeeded + (peek ? 1 : 0) };
   }
 
   /** True for a call that arrived after its turn ended (or its session closed). */

@@ -62,6 +62,8 @@ export interface Terminal {
   /** True when running it leaves the test's control (a real tool, the network); strict mode refuses those. */
   readonly live: boolean;
   run(input: unknown, progress: TerminalProgress): unknown;
+  /** What `run` would answer, without spending what it spends (the mock model's script step); if it can tell. */
+  readonly peek?: (input: unknown, progress: TerminalProgress) => unknown;
 }
 
 /** What the real thing may tell the trace while it runs. */

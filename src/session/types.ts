@@ -147,8 +147,9 @@ export interface SessionOptions<TMessage = unknown> {
   readonly llm?: MockModelInput;
   /**
    * Where this session's LLM requests on the wire go instead of a mock model: the real model. `true` sends
-   * each request on to the URL the client called (for a CLI agent, the provider's own API); a base URL
-   * (`"https://gateway.example.com"`, a local fake) gets the path the client's SDK built. Such calls are
+   * each request on to the URL the client called (for a CLI agent, the provider's own API); a base URL as an
+   * SDK takes one (`"https://gateway.example.com/v1"`, a local fake) gets the path the client's SDK built,
+   * joined once (not `/v1/v1/...`). Such calls are
    * live: a cassette records them (`TOOLTRACE_CASSETTE=record`) and replays them in CI, and strict mode
    * refuses them. Not with `llm`.
    */

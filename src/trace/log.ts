@@ -213,10 +213,11 @@ export class SessionLog {
     writable(record).late = true;
   }
 
-  /** The status the client of a wire model call got. */
-  httpStatus(record: ModelCall, statusCode: number): void {
+  /** The status the client of a wire model call got; or `"ended"`: its streamed body's last byte left, the call's end. */
+  httpStatus(record: ModelCall, sent: number | "ended"): void {
     const open = writable(record);
-    if (open.http) open.http = { ...open.http, statusCode };
+    if (sent === "ended") this.settle(open, open.status as "completed");
+    else if (open.http) open.http = { ...open.http, statusCode: sent };
   }
 
   completeTool(record: ToolCall, output: unknown): void {

@@ -70,15 +70,29 @@ export function checkUpstream(value: unknown): true | string | undefined {
     }
   }
   throw usageError(
-    `createSession({ upstream }): expected true (the URL the client called), a base URL such as "https://api.openai.com", or false (off), got ${JSON.stringify(value)}.`,
+    `createSession({ upstream }): expected true (the URL the client called), a base URL as an SDK takes one ("https://api.openai.com/v1"), or false (off), got ${JSON.stringify(value)}.`,
   );
 }
 
-/** The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. */
+/** An API version's segment of a path: `v1`, `v1beta`, `v2alpha1`. */
+const VERSION = /^v\d+(?:alpha|beta)?\d*$/;
+
+/**
+ * The URL a model request is sent on to: the upstream's base followed by the path the client's SDK built. A base
+ * with a path is read as the SDKs read a base URL: what the provider's own base has (OpenAI's `/v1`) is the
+ * base's to say, and so is the API version (`http://host/v1` and `/v1/messages` join once, as `/v1/messages`).
+ */
 export function upstreamUrl(upstream: true | string, codec: WireCodec, requestUrl: string, path: string, proxied: boolean): string {
   if (upstream === true && !proxied) return requestUrl;
-  const base = upstream === true ? new URL(codec.defaultBaseUrl).origin : upstream;
-  return `${base}${path}${new URL(requestUrl).search}`;
+  const search = new URL(requestUrl).search;
+  if (upstream === true) return `${new URL(codec.defaultBaseUrl).origin}${path}${search}`;
+  const basePath = new URL(upstream).pathname.replace(/\/+$/, "");
+  if (basePath === "") return `${upstream}${path}${search}`;
+  const own = new URL(codec.defaultBaseUrl).pathname.replace(/\/+$/, "");
+  let rest = own !== "" && path.startsWith(`${own}/`) ? path.slice(own.length) : path;
+  const first = rest.split("/")[1] ?? "";
+  if (VERSION.test(basePath.split("/").at(-1) ?? "") && VERSION.test(first)) rest = rest.slice(first.length + 1);
+  return `${upstream}${rest}${search}`;
 }
 
 const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "accept-encoding"]);

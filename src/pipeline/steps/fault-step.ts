@@ -3,9 +3,11 @@ import type { FaultPlan } from "../../faults/fault-plan.js";
 import { tokensMs, withPace } from "../../faults/paced-body.js";
 import type { ResolvedReply } from "../../model/types.js";
 import type { ModelCall } from "../../trace/types.js";
+import { rethrow, settle } from "../../base/settle.js";
+import { peeking } from "../peeking.js";
+import type { Step } from "../types.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-import type { Step } from "../types.js";
 
 /**
  * The step injecting a session's faults into its model calls (`createSession({ faults })`), before the
@@ -33,7 +35,13 @@ export function faultStep(plan: FaultPlan): Step {
           return withPace(answer, fired);
         });
       }
-      return ctx.fail(new InjectedFault(fired, "model call"), { kind: "fault", fault: fired.fault.fault, where: fired.where });
+      const source = { kind: "fault", fault: fired.fault.fault, where: fired.where } as const;
+      if (fired.fault.fault === "stream_cut" || fired.fault.fault === "malformed") {
+        // The answer is asked for (the mock model's step left for the retry), and the client gets part of it.
+        peeking.add(ctx.record as ModelCall);
+        return settle(next, (answer) => ctx.fail(new InjectedFault(fired, "model call", answer as ResolvedReply), source), rethrow);
+      }
+      return ctx.fail(new InjectedFault(fired, "model call"), source);
     },
   };
 }

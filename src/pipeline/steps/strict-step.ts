@@ -1,4 +1,5 @@
 import { compactJson } from "../../exits/excerpt.js";
+import { llmApiFix } from "../../wire/provider-hosts.js";
 import { type HostRule, urlAllowed } from "../hosts.js";
 import type { Step, StepContext } from "../types.js";
 
@@ -59,8 +60,12 @@ function strictMessage(
   if (ctx.kind === "model") {
     return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Replay it from a cassette, or drop \`upstream\` and script the model with \`llm\`, or ${OFF[source]}.`;
   }
+  const url = String((ctx.input as { url?: unknown } | null)?.url);
+  const llm = URL.canParse(url) ? llmApiFix(new URL(url).host) : undefined;
   return (
     `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +
-    `Answer it with an HTTP mock or a handler on your MSW server, allow its host (\`allowHosts\`), or ${OFF[source]}.`
+    (llm === undefined
+      ? `Answer it with an HTTP mock or a handler on your MSW server, allow its host (\`allowHosts\`), or ${OFF[source]}.`
+      : `${llm}`)
   );
 }
