@@ -29,6 +29,7 @@ export { inSubagent } from "./catchers/subagent.js";
 export { mcpTools, type McpToolEntry, type McpToolsOptions, type McpClientLike } from "./agents/mcp.js";
 export { mcpServer, type McpServerOptions, type McpServerHandle } from "./agents/mcp-server.js";
 export type { McpToolDefinition, McpServeFile } from "./agents/mcp-definitions.js";
+export type { McpResourceDefinition, McpPromptDefinition, McpPromptArgument } from "./agents/mcp-extras.js";
 export { mockModel, type MockModelV2Options, type MockModelV4Options } from "./catchers/ai-sdk-model.js";
 export { createRuleSet, RuleSet, STUB_LIMITS, type StubSelection, type RuleSetOptions } from "./stubs/index.js";
 export type { ToolStubBase } from "./stubs/types.js";

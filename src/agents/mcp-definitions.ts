@@ -3,6 +3,8 @@ import { lazyRequire } from "../base/lazy-require.js";
 import { PREFIX, StubConfigError, TooltraceError } from "../exits/errors.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import type { ToolStub } from "../stubs/types.js";
+import { checkPrompts, checkResources, type McpPromptDefinition, type McpResourceDefinition } from "./mcp-extras.js";
+import { type McpInputCheck, mcpInputCheck } from "./mcp-input-check.js";
 
 /** YAML, loaded only for a served file that is YAML (every test file imports this module through `tooltrace`). */
 const yaml = lazyRequire<{ parse(text: string): unknown }>("yaml");
@@ -15,16 +17,25 @@ export interface McpToolDefinition {
   readonly inputSchema?: Readonly<Record<string, unknown>>;
 }
 
-/** A file `npx tooltrace mcp serve` serves: the tools it lists and the stub rules that answer their calls. */
+/**
+ * A file `npx tooltrace mcp serve` serves: the tools it lists and the stub rules that answer their calls, and
+ * the resources and prompts it lists and gives.
+ */
 export interface McpServeFile {
-  readonly tools: readonly McpToolDefinition[];
+  readonly tools?: readonly McpToolDefinition[];
   readonly stubs?: readonly ToolStub[];
+  readonly resources?: readonly McpResourceDefinition[];
+  readonly prompts?: readonly McpPromptDefinition[];
 }
 
-/** A served file after checking: its tools and its rules compiled. */
+/** A served file after checking: its tools, its rules and its tools' input schemas compiled. */
 export interface McpServed {
   readonly tools: readonly McpToolDefinition[];
   readonly rules: RuleSet;
+  readonly resources: readonly McpResourceDefinition[];
+  readonly prompts: readonly McpPromptDefinition[];
+  /** A call's arguments checked against its tool's input schema. */
+  readonly checkInput: McpInputCheck;
 }
 
 /** Checks a served file's content: each fault names the file and the JSON pointer. */
@@ -38,8 +49,8 @@ export function checkMcpServeFile(content: unknown, where: string): McpServed {
       "the file holds an object with `tools` (and `stubs`).",
       'write `{ "tools": [{ "name": "get_weather" }], "stubs": [] }`.',
     );
-  const { tools, stubs } = content as { tools?: unknown; stubs?: unknown };
-  if (!Array.isArray(tools) || tools.length === 0)
+  const { tools = [], stubs, resources, prompts } = content as { tools?: unknown; stubs?: unknown; resources?: unknown; prompts?: unknown };
+  if (!Array.isArray(tools) || (tools.length === 0 && resources === undefined && prompts === undefined))
     return fail("/tools", "`tools` must be a non-empty array of tool definitions.", "list each tool: { name, description, inputSchema }.");
   const names = new Set<string>();
   tools.forEach((tool: unknown, index) => {
@@ -56,8 +67,12 @@ export function checkMcpServeFile(content: unknown, where: string): McpServed {
         'write `{ "type": "object", "properties": { ... } }`.',
       );
   });
+  const checkInput = mcpInputCheck(tools as McpToolDefinition[], (index, message) =>
+    fail(`/tools/${index}/inputSchema`, `the input schema does not compile: ${message}.`, "write a JSON Schema of an object."),
+  );
+  const extras = { resources: checkResources(resources, fail), prompts: checkPrompts(prompts, fail), checkInput };
   try {
-    return { tools: tools as McpToolDefinition[], rules: createRuleSet(stubs ?? [], { knownTools: names }) };
+    return { tools: tools as McpToolDefinition[], rules: createRuleSet(stubs ?? [], { knownTools: names }), ...extras };
   } catch (error) {
     // The rules' own message, said of the file: which file, and that it is the file that lists no such tool.
     if (error instanceof StubConfigError)

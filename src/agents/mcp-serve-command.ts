@@ -14,8 +14,8 @@ export async function mcpServeCommand(file: string, flags: readonly string[]): P
   const bridge = process.env.TOOLTRACE_MCP_BRIDGE;
   const answer = bridge ? answerThroughBridge(bridge) : answerFromRules(served);
   const http = flags.find((flag) => flag === "--http" || flag.startsWith("--http="));
-  if (http === undefined) return serveMcpStdio(served.tools, answer);
-  const server = await serveMcpHttp(served.tools, answer, http === "--http" ? 0 : Number(http.slice("--http=".length)));
+  if (http === undefined) return serveMcpStdio(served, answer);
+  const server = await serveMcpHttp(served, answer, http === "--http" ? 0 : Number(http.slice("--http=".length)));
   printOut("command output", String(server.url), "stdout");
   return server;
 }

@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { message } from "../exits/errors.js";
 import { withPeer } from "../exits/optional-peer.js";
 import { mcpCallTool } from "../catchers/call-shapes.js";
-import type { McpCallAnswerer } from "./mcp-answer.js";
-import type { McpToolDefinition } from "./mcp-definitions.js";
+import { GET_PROMPT, type McpCallAnswerer, READ_RESOURCE } from "./mcp-answer.js";
+import type { McpServed } from "./mcp-definitions.js";
+import { getPrompt, INTERNAL_ERROR, INVALID_PARAMS, McpRequestError, readResource } from "./mcp-extras.js";
 
 /** A running MCP server: over stdio, or streamable HTTP on loopback (its `url`). */
 export interface ServedMcp {
@@ -18,10 +19,25 @@ const sdk = () =>
     types: await import("@modelcontextprotocol/sdk/types.js"),
   }));
 
-/** An MCP server that lists `tools` and answers every `tools/call` with `answer`. */
-async function mcpServerOf(tools: readonly McpToolDefinition[], answer: McpCallAnswerer) {
+/** What a server serves: the definitions of a checked file (or of `mcpServer()`'s options). */
+export type McpServedDefinitions = Pick<McpServed, "tools" | "resources" | "prompts" | "checkInput">;
+
+/**
+ * An MCP server that lists the tools (answering every `tools/call` with `answer`, once its arguments match the
+ * tool's input schema), and the resources and prompts, whose reads go through `answer` too (for the trace).
+ */
+async function mcpServerOf(served: McpServedDefinitions, answer: McpCallAnswerer) {
   const { server, types } = await sdk();
-  const mcp = new server.Server({ name: "tooltrace", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const { tools, resources, prompts } = served;
+  const capabilities = { tools: {}, ...(resources.length > 0 ? { resources: {} } : {}), ...(prompts.length > 0 ? { prompts: {} } : {}) };
+  const mcp = new server.Server({ name: "tooltrace", version: "1.0.0" }, { capabilities });
+  /** The answer to a request through `answer`: its output, or the MCP error its client reads (prefixed once). */
+  const through = async (name: string, input: unknown, local?: unknown) => {
+    const answered = await answer(name, input, local);
+    if ("refused" in answered) throw new McpRequestError(INVALID_PARAMS, message(answered.refused));
+    if ("error" in answered) throw new McpRequestError(INTERNAL_ERROR, message(answered.error));
+    return answered.output;
+  };
   mcp.setRequestHandler(types.ListToolsRequestSchema, async () => ({
     tools: tools.map((tool) => ({
       name: tool.name,
@@ -30,26 +46,58 @@ async function mcpServerOf(tools: readonly McpToolDefinition[], answer: McpCallA
     })),
   }));
   mcp.setRequestHandler(types.CallToolRequestSchema, async (request) => {
-    const answered = await answer(request.params.name, request.params.arguments ?? {});
-    if ("refused" in answered) throw new types.McpError(types.ErrorCode.InvalidParams, message(answered.refused));
+    const input = request.params.arguments ?? {};
+    // Arguments the schema refuses never reach the rules: the model gets the error, to correct its call.
+    const problem = served.checkInput(request.params.name, input);
+    if (problem !== undefined) return { content: [{ type: "text" as const, text: problem }], isError: true };
+    const answered = await answer(request.params.name, input);
+    if ("refused" in answered) throw new McpRequestError(INVALID_PARAMS, message(answered.refused));
     const result = "error" in answered ? Promise.reject(new Error(answered.error)) : answered.output;
     return (await mcpCallTool.deliver?.(result, { run: () => undefined, thisArg: undefined, args: [] })) as {
       content: { type: "text"; text: string }[];
     };
   });
+  if (resources.length > 0) {
+    mcp.setRequestHandler(types.ListResourcesRequestSchema, async () => ({
+      resources: resources.map(({ uri, name, description, mimeType, json }) => ({
+        uri,
+        name,
+        ...(description !== undefined ? { description } : {}),
+        mimeType: mimeType ?? (json !== undefined ? "application/json" : "text/plain"),
+      })),
+    }));
+    mcp.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      return (await through(READ_RESOURCE, { uri }, readResource(resources, uri))) as { contents: { uri: string; text: string }[] };
+    });
+  }
+  if (prompts.length > 0) {
+    mcp.setRequestHandler(types.ListPromptsRequestSchema, async () => ({
+      prompts: prompts.map(({ name, description, arguments: declared }) => ({
+        name,
+        ...(description !== undefined ? { description } : {}),
+        ...(declared !== undefined ? { arguments: declared } : {}),
+      })),
+    }));
+    mcp.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
+      const { name, arguments: given = {} } = request.params;
+      const prompt = getPrompt(prompts, name, given);
+      return (await through(GET_PROMPT, { name, arguments: given }, prompt)) as ReturnType<typeof getPrompt>;
+    });
+  }
   return mcp;
 }
 
 /** Serves over standard input and output, as an MCP host (Claude Code, Cursor, `MCPServerStdio`) starts it. */
-export async function serveMcpStdio(tools: readonly McpToolDefinition[], answer: McpCallAnswerer): Promise<ServedMcp> {
-  const mcp = await mcpServerOf(tools, answer);
+export async function serveMcpStdio(served: McpServedDefinitions, answer: McpCallAnswerer): Promise<ServedMcp> {
+  const mcp = await mcpServerOf(served, answer);
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   await mcp.connect(new StdioServerTransport());
   return { close: () => mcp.close() };
 }
 
 /** Serves streamable HTTP on 127.0.0.1 (`port` 0: any free one), one stateless server per request. */
-export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
+export async function serveMcpHttp(served: McpServedDefinitions, answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const { createServer } = await import("node:http");
   const http: HttpServer = createServer((incoming, outgoing) => {
@@ -62,7 +110,7 @@ export async function serveMcpHttp(tools: readonly McpToolDefinition[], answer: 
         refuseBody(incoming, outgoing, error as Error);
         return;
       }
-      const mcp = await mcpServerOf(tools, answer);
+      const mcp = await mcpServerOf(served, answer);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       outgoing.on("close", () => {
         void transport.close();

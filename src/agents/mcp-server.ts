@@ -10,7 +10,8 @@ import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Terminal } from "../pipeline/types.js";
 import { pipelineOf } from "../session/session-pipeline.js";
 import type { ServedMcp, Session } from "../session/types.js";
-import type { McpCallAnswer, McpCallAnswerer } from "./mcp-answer.js";
+import { GET_PROMPT, type McpCallAnswer, type McpCallAnswerer, READ_RESOURCE } from "./mcp-answer.js";
+import type { McpPromptDefinition, McpResourceDefinition } from "./mcp-extras.js";
 import { checkMcpServeFile, type McpToolDefinition } from "./mcp-definitions.js";
 import { suggestName } from "../stubs/suggest.js";
 import { jsonBodyOf, refuseBody, serveMcpHttp } from "./mcp-serve.js";
@@ -19,6 +20,10 @@ import { jsonBodyOf, refuseBody, serveMcpHttp } from "./mcp-serve.js";
 export interface McpServerOptions {
   /** The tools the server lists. Their calls are answered by the session's stub rules (and middleware). */
   readonly tools: readonly McpToolDefinition[];
+  /** The resources it lists and reads (`resources/read` is in the trace, as a call of that name). */
+  readonly resources?: readonly McpResourceDefinition[];
+  /** The prompts it lists and gives (`prompts/get` is in the trace, as a call of that name). */
+  readonly prompts?: readonly McpPromptDefinition[];
   /** The session whose rules answer; or later, with `use(session)`. */
   readonly session?: Session;
   /** The server's name in an MCP host's config: Claude Code calls its tools `mcp__<name>__<tool>`. Default `tooltrace`. */
@@ -55,7 +60,8 @@ class Refused extends Error {}
  * ```
  */
 export async function mcpServer(options: McpServerOptions): Promise<McpServerHandle> {
-  checkMcpServeFile({ tools: options.tools }, "given to mcpServer()");
+  const definitions = { tools: options.tools, resources: options.resources, prompts: options.prompts };
+  const served = checkMcpServeFile(definitions, "given to mcpServer()");
   const name = options.name ?? "tooltrace";
   const known = new Set(options.tools.map((tool) => tool.name));
   const bound: { readonly session: Session; readonly pipeline: Pipeline }[] = [];
@@ -66,7 +72,7 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
     if (!bound.some((entry) => entry.session === session)) bound.push({ session, pipeline });
   };
   if (options.session !== undefined) use(options.session);
-  const answer: McpCallAnswerer = async (tool, input) => {
+  const answer: McpCallAnswerer = async (tool, input, local) => {
     if (bound.length === 0) return { refused: "no session uses this MCP server: give it to createSession({ mcp })." };
     // The call belongs to the session whose turn is running (a server may serve one test's sessions in turn).
     const running = bound.flatMap((entry) => {
@@ -77,7 +83,8 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
     if (running.length > 1)
       return { refused: `${running.map((entry) => entry.session.name).join(" and ")} run turns at once: give each its own mcpServer().` };
     const { session, pipeline, context } = running[0] as (typeof running)[number];
-    if (!known.has(tool)) {
+    const definition = tool === READ_RESOURCE || tool === GET_PROMPT;
+    if (!definition && !known.has(tool)) {
       const near = suggestName(tool, known);
       return { refused: `no tool "${tool}" on this server${near ? `; did you mean "${near}"?` : "."} Tools: ${[...known].join(", ")}.` };
     }
@@ -91,19 +98,21 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
         );
       },
     };
+    // A resource read or a prompt got: the server's own answer, unless a step of the chain gives another.
+    const fromDefinitions: Terminal = { source: { kind: "real" }, live: false, run: () => local };
     const caught = { kind: "tool", executor: { label: tool }, input, callId: undefined, toolName: tool, wire: true } as const;
     try {
-      return { output: await pipeline.tool(context, caught, closedWorld) };
+      return { output: await pipeline.tool(context, caught, definition ? fromDefinitions : closedWorld) };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       return error instanceof Refused || error instanceof TooltraceError ? { refused: text } : { error: text };
     }
   };
-  const http = await serveMcpHttp(options.tools, answer);
+  const http = await serveMcpHttp(served, answer);
   const bridge = await serveBridge(answer);
   const folder = mkdtempSync(join(tmpdir(), "tooltrace-mcp-"));
   const file = join(folder, "tools.json");
-  writePrivate("mcp definitions", file, JSON.stringify({ tools: options.tools }));
+  writePrivate("mcp definitions", file, JSON.stringify(definitions));
   const command = process.execPath;
   const args = [join(packageRoot(), "dist", "bin.js"), "mcp", "serve", file];
   const env = { TOOLTRACE_MCP_BRIDGE: bridge.url };
@@ -137,8 +146,8 @@ async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; clos
         refuseBody(incoming, outgoing, error as Error);
         return;
       }
-      const { tool, input } = body as { tool: string; input: unknown };
-      const answered: McpCallAnswer = await answer(tool, input);
+      const { tool, input, served } = body as { tool: string; input: unknown; served?: unknown };
+      const answered: McpCallAnswer = await answer(tool, input, served);
       outgoing.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
     })().catch((error: unknown) => outgoing.writeHead(500).end(error instanceof Error ? error.message : String(error)));
   });
