@@ -39,6 +39,9 @@ export class Cassette {
   private readonly tools = new Map<string, (CassetteToolEntry | undefined)[]>();
   private readonly http = new Map<string, (CassetteHttpEntry | undefined)[]>();
   private readonly cursors = new Map<string, number>();
+  private readonly sources = new Map<string, string>();
+  private forSources: Redactor | undefined;
+  private readonly redactOptions: CassetteOptions["redact"];
 
   private constructor(
     readonly path: string,
@@ -50,6 +53,7 @@ export class Cassette {
     this.stale = stalePolicy(options.stale);
     this.rerecord = rerecordCommand(writer, options.mode);
     this.redactor = new Redactor(options.redact);
+    this.redactOptions = options.redact;
     this.upTo = options.replay?.upTo;
     if (this.replaying) this.load();
   }
@@ -118,6 +122,25 @@ export class Cassette {
     this.reserveTool(tool)(entry);
   }
 
+  /** Keeps the texts a recorded fingerprint digests, redacted as {@link keptText} says. */
+  noteSources(sources: Readonly<Record<string, string>>): void {
+    for (const [digest, text] of Object.entries(sources)) this.sources.set(digest, this.keptText(text));
+  }
+
+  /**
+   * A prompt or a tool's definition as the cassette keeps it: redacted, a key in a well-known format too (it
+   * is the code's text, which a cassette must not refuse to write for a key someone pasted into a prompt).
+   */
+  keptText(text: string): string {
+    this.forSources ??= new Redactor(this.redactOptions, { formats: true });
+    return this.forSources.text(text);
+  }
+
+  /** The recorded text of a fingerprint's digest, if the cassette kept it (cassettes recorded before did not). */
+  source(digest: string): string | undefined {
+    return this.sources.get(digest);
+  }
+
   /** The recorded names closest to `name`, for a message about a call the cassette does not hold. */
   recordedTools(): string[] {
     return [...this.tools.keys()];
@@ -136,6 +159,7 @@ export class Cassette {
       tools: sortedRecord(this.tools),
       http: sortedRecord(this.http),
       ...(llm.length > 0 ? { llm } : {}),
+      ...(this.sources.size > 0 ? { sources: Object.fromEntries([...this.sources].sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
     };
     writeCassette(this.path, file, this.redactor);
   }
@@ -163,6 +187,7 @@ export class Cassette {
     for (const [tool, entries] of Object.entries(file.tools ?? {})) this.tools.set(tool, [...entries]);
     for (const [key, entries] of Object.entries(file.http ?? {})) this.http.set(key, [...entries]);
     this.llm.push(...(file.llm ?? []));
+    for (const [digest, text] of Object.entries(file.sources ?? {})) if (typeof text === "string") this.sources.set(digest, text);
   }
 
   private reserve<T>(queues: Map<string, (T | undefined)[]>, key: string): (entry: T) => void {

@@ -105,4 +105,9 @@ export interface CassetteFile {
   readonly http: Readonly<Record<string, readonly CassetteHttpEntry[]>>;
   /** The exchanges with the real model, in the order they were made (absent when there were none). */
   readonly llm?: readonly CassetteModelEntry[];
+  /**
+   * What the exchanges' fingerprints digest, by digest: each system prompt and each tool's definition, redacted,
+   * kept once, so replay can show the lines that changed (absent when there were none).
+   */
+  readonly sources?: Readonly<Record<string, string>>;
 }

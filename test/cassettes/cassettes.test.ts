@@ -105,42 +105,49 @@ describe("cassettes: record against a local upstream, replay with it stopped", (
     ]);
   });
 
-  test("a call the cassette does not hold, or holds with other input, is refused naming it, and fails the test", async () => {
+  test("a call the cassette does not hold is refused naming it, and fails the test; one it holds with other input replays, reported as stale", async () => {
     const upstream = await fakeUpstream();
     const path = cassettePath();
     await runWith({ mode: "record", path }, upstream);
     await upstream.close();
     const { tools } = issueAgent(upstream);
-    const session = createSession({
-      tools,
-      strict: true,
-      cassette: { mode: "replay", path },
-      unusedRules: "ignore",
-      agent: async () => {
-        await tools.lookup({ id: "7" });
-        const other = await tools.lookup({ id: "9" }).catch((error: Error) => error.message);
-        await tools.lookup({ id: "8" }).catch(() => undefined);
-        const extra = await tools.lookup({ id: "8" }).catch((error: Error) => error.message);
-        return JSON.stringify([other, extra]);
-      },
-    });
-    await session.send("go");
-    // A failing matcher says the mismatch once, whole, and numbers calls one way (from 1).
-    const turn = session.turns[0];
+    const replay = (stale: CassetteOptions["stale"]) =>
+      createSession({
+        tools,
+        strict: true,
+        cassette: { mode: "replay", path, stale },
+        unusedRules: "ignore",
+        agent: async () => {
+          await tools.lookup({ id: "7" });
+          const other = (await tools.lookup({ id: "9" })) as { id: string };
+          const extra = await tools.lookup({ id: "8" }).catch((error: Error) => error.message);
+          return JSON.stringify([other.id, extra]);
+        },
+      });
+    const session = replay("error");
+    const turn = await session.send("go");
+    // The call with another input answers as recorded (the entry is stale, not missing); the one past the end is refused.
+    expect(JSON.parse(turn.text)[0]).toBe("8");
     let printed = "";
     try {
       expect(turn).toSucceed();
     } catch (error) {
       printed = (error as Error).message;
     }
-    expect(printed.split("was recorded with").length - 1).toBe(1);
     expect(printed).toContain("[cassette, recorded call 1]");
-    expect(printed).toContain('2. lookup({"id":"9"}) → rejected [cassette, recorded call 2]');
+    expect(printed).toContain('2. lookup({"id":"9"}) → completed {"id":"8"');
+    expect(printed).toContain('3. lookup({"id":"8"}) → rejected');
     expect(printed).not.toMatch(/entry \d/);
     const violations = session.takeViolations();
-    expect(violations[0]).toContain(`call 2 of lookup was recorded with {"id":"8"}, and the agent now sends {"id":"9"}`);
+    expect(violations[0]).toContain("call 2 of lookup was recorded for another request than the code sends now");
+    expect(violations[0]).toMatch(/- input\/id: "8"\n\s+\+ input\/id: "9"/);
+    expect(violations[0]).toContain("Fix: record this cassette again:");
     expect(violations[1]).toContain(`holds no more calls of lookup`);
     expect(upstream.seen).toHaveLength(2);
+    // With the default policy the stale entry is a warning, not a violation.
+    const warned = replay(undefined);
+    await warned.send("go");
+    expect(warned.takeViolations()).toEqual([expect.stringContaining("holds no more calls of lookup")]);
   });
 
   test("auto records when the file is missing and replays when it exists; replay without a file, or an unknown version, is refused with the command", async () => {

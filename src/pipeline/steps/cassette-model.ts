@@ -36,7 +36,15 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
     );
   }
   if (entry.fingerprint !== undefined) {
-    const changes = fingerprintChanges(entry.fingerprint, modelFingerprint((ctx.record as ModelCall).model, request));
+    const current = modelFingerprint((ctx.record as ModelCall).model, request);
+    const changes = fingerprintChanges(entry.fingerprint, current.fingerprint, {
+      recorded: (digest) => cassette.source(digest),
+      // Today's text as the cassette would have kept it: redacted by its rules.
+      current: (digest) => {
+        const text = current.sources[digest];
+        return text === undefined ? undefined : cassette.keptText(text);
+      },
+    });
     if (changes.length > 0)
       reportStale(
         { cassette: cassette.path, entry: `model exchange ${index + 1}`, changes, rerecord: cassette.rerecord },
@@ -62,7 +70,9 @@ export function recordModel(cassette: Cassette, ctx: StepContext, result: unknow
   const request = ctx.input as MockModelRequest;
   const fill = cassette.reserveModel();
   const { provider, model } = ctx.record as ModelCall;
-  const base = { api: provider, model, lastUserMessage: request.lastUserMessage, fingerprint: modelFingerprint(model, request) };
+  const { fingerprint, sources } = modelFingerprint(model, request);
+  cassette.noteSources(sources);
+  const base = { api: provider, model, lastUserMessage: request.lastUserMessage, fingerprint };
   return Promise.resolve(result).then(
     (value: unknown) => {
       const reply = value as ResolvedReply;

@@ -3,7 +3,9 @@ import { settle } from "../../base/settle.js";
 import { isResponse } from "../../base/web-response.js";
 import type { Cassette } from "../../cassettes/cassette.js";
 import type { HttpRequestView } from "../../http-mocks/types.js";
-import { noteForCheck } from "../../cassettes/stale.js";
+import { noteForCheck, reportStale } from "../../cassettes/stale.js";
+import { compactJson } from "../../exits/excerpt.js";
+import { jsonDifferences } from "../../trace/json-diff.js";
 import { suggestName } from "../../stubs/suggest.js";
 import { toTraceError } from "../../trace/to-trace-error.js";
 import type { Step, StepContext } from "../types.js";
@@ -45,15 +47,19 @@ function replayTool(cassette: Cassette, ctx: StepContext): unknown {
   // Both sides are plain JSON (the input passed through the redactor), so key order is all that may differ.
   const input = cassette.redactor.value(ctx.input);
   if (!isDeepStrictEqual(input, found.entry.input)) {
-    noteForCheck({
-      cassette: cassette.path,
-      entry: `call ${found.index + 1} of ${ctx.name}`,
-      changes: [`- input: ${JSON.stringify(found.entry.input)}\n+ input: ${JSON.stringify(input)}`],
-      rerecord: cassette.rerecord,
-    });
-    return ctx.reject(
-      `cassette ${cassette.path}: call ${found.index + 1} of ${ctx.name} was recorded with ${JSON.stringify(found.entry.input)}, and the agent now sends ${JSON.stringify(input)}. Record it again: TOOLTRACE_CASSETTE=record.`,
-      source,
+    // The call is fingerprinted by its input: another input is a stale entry (it still replays), as for the model.
+    const changes = jsonDifferences(found.entry.input, input).map(({ pointer, kind, expected, actual }) =>
+      [
+        kind !== "added" ? `- input${pointer}: ${compactJson(expected, 120)}` : "",
+        kind !== "removed" ? `+ input${pointer}: ${compactJson(actual, 120)}` : "",
+      ]
+        .filter((line) => line !== "")
+        .join("\n"),
+    );
+    reportStale(
+      { cassette: cassette.path, entry: `call ${found.index + 1} of ${ctx.name}`, changes, rerecord: cassette.rerecord },
+      cassette.stale,
+      (text) => ctx.violation(text),
     );
   }
   if (found.entry.error !== undefined)
