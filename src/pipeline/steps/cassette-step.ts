@@ -3,7 +3,7 @@ import { settle } from "../../base/settle.js";
 import { isResponse } from "../../base/web-response.js";
 import type { Cassette } from "../../cassettes/cassette.js";
 import type { HttpRequestView } from "../../http-mocks/types.js";
-import { noteForCheck, reportStale } from "../../cassettes/stale.js";
+import { reportStale } from "../../cassettes/stale.js";
 import { compactJson } from "../../exits/excerpt.js";
 import { jsonDifferences } from "../../trace/json-diff.js";
 import { suggestName } from "../../stubs/suggest.js";
