@@ -22,7 +22,8 @@ export interface McpToolDefinition {
  * the resources and prompts it lists and gives.
  */
 export interface McpServeFile {
-  readonly tools?: readonly McpToolDefinition[];
+  /** The tools (`[]` for a server of resources or prompts alone). */
+  readonly tools: readonly McpToolDefinition[];
   readonly stubs?: readonly ToolStub[];
   readonly resources?: readonly McpResourceDefinition[];
   readonly prompts?: readonly McpPromptDefinition[];

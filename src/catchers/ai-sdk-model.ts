@@ -141,7 +141,7 @@ function model<TVersion extends string, TFinish, TUsage>(
         // A stream_cut or malformed fault: part of the answer arrives, then the stream breaks.
         const fault = injectedFaultOf(error);
         if (fault?.answer === undefined) throw asProviderError(responder, error);
-        return { stream: cutParts(allParts(fault.answer), fault, asProviderError(responder, error)) };
+        return { stream: cutParts(allParts(fault.answer as ResolvedReply), fault, asProviderError(responder, error)) };
       }
       return { stream: pacedParts(resolved, allParts(resolved)) };
     },

@@ -2,7 +2,7 @@ import { syncBuiltinESMExports } from "node:module";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { TooltraceError } from "../exits/errors.js";
-import { releaseNodeHttp } from "./node-http.js";
+import { shareNodeHttpWithMsw } from "./node-http.js";
 import { globalSingleton } from "../base/global-state.js";
 import { currentScope } from "../lifecycle/scope.js";
 import { catchHttp } from "./msw-http.js";
@@ -101,8 +101,8 @@ export function startLlmServer(options: LlmServerOptions = {}): LlmServer {
   const server = setupServer(...wire.handlers, catchHttp({ events: () => events.server?.events }));
   events.server = server as unknown as { events: BypassEvents };
   const policy = options.onUnhandledRequest ?? "bypass";
-  // Ours (the session's catcher of node:http) is taken off first: MSW's interceptor applies clean.
-  releaseNodeHttp();
+  // Ours (the session's catcher of node:http), if running, is the one MSW's adds its listeners to.
+  shareNodeHttpWithMsw();
   // msw 3 renamed the option (`onUnhandledFrame`); each major ignores the other's name.
   server.listen({ onUnhandledRequest: policy, onUnhandledFrame: policy } as Parameters<typeof server.listen>[0]);
   // MSW patches `http.request` on node's module objects; `import { request } from "node:http"` keeps the

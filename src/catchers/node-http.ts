@@ -1,3 +1,4 @@
+import { types } from "node:util";
 import { globalSingleton } from "../base/global-state.js";
 import { lazyRequire } from "../base/lazy-require.js";
 import { edgeError } from "../edges/edge-error.js";
@@ -18,6 +19,12 @@ interface Interceptor {
   on(event: "request", listener: (event: { request: Request; requestId: string; controller: Controller }) => unknown): void;
   on(event: "response", listener: (event: { response: Response; requestId: string; isMockedResponse: boolean }) => unknown): void;
 }
+type Listener = (...args: never[]) => unknown;
+/** The part of an interceptor's emitter another interceptor that reuses it calls. */
+interface Emitter {
+  addListener(event: string, listener: Listener): unknown;
+  removeListener(event: string, listener: Listener): unknown;
+}
 
 const interceptors = lazyRequire<{ ClientRequestInterceptor: new () => Interceptor }>("@mswjs/interceptors/ClientRequest");
 const http = lazyRequire<typeof import("node:http")>("node:http");
@@ -32,6 +39,7 @@ const state = globalSingleton("nodeHttpCatcher", () => ({
   passed: new Map<string, (response: Response) => void>(),
 }));
 const HANDED_BACK = Symbol("handed back");
+const isProxy = (value: unknown) => types.isProxy(value);
 
 /**
  * Catches `node:http` and `node:https` requests (axios, got, Slack's `WebClient`, the SDKs built on them) made
@@ -49,10 +57,11 @@ export function catchNodeHttp(): void {
     if (state.own !== undefined && global[RUNNING] === undefined) global[RUNNING] = state.own;
     return;
   }
-  if (state.own !== undefined && global[RUNNING] === state.own) {
-    // Ours is marked running but its patch is gone: msw 3 (another copy of the interceptors) put back what it
-    // found when it closed. The mark goes, or the next interceptor would add its listeners to one that catches
-    // nothing; ours is applied again.
+  if (global[RUNNING] !== undefined && !isProxy(http().request)) {
+    // An interceptor is marked running, and node:http is not patched: its patch was put back under it (msw 3,
+    // another copy of the interceptors, restores what it found when it closes; an interceptor disposed after
+    // another took the mark restores its own originals). The mark goes, or the next interceptor would add its
+    // listeners to one that catches nothing; ours is applied.
     delete global[RUNNING];
     state.own = undefined;
   }
@@ -104,21 +113,60 @@ export function catchNodeHttp(): void {
     resolve(response.clone());
   });
   interceptor.apply();
+  keepRawHeaderRecord();
+  keepMarked(interceptor);
   state.patched = http().request;
   // Ours patched node:http (no MSW interceptor was running to add our listeners to).
   state.own = state.patched !== before ? interceptor : undefined;
 }
 
 /**
- * Before tooltrace's MSW server starts listening: ours, if it patched node:http, is taken off (MSW's applies
- * clean, and the next session puts ours back once MSW's has closed, or adds its listeners to MSW's).
+ * Before tooltrace's MSW server starts listening: ours, if it patched node:http, is marked running again, so
+ * MSW's interceptor adds its listeners to it. Ours is never taken off: msw 2 keeps one interceptor for every
+ * server, and one that once added its listeners to ours sends them there for good (to a dead one, had ours
+ * been disposed: node:http requests then went out past every server).
  */
-export function releaseNodeHttp(): void {
+export function shareNodeHttpWithMsw(): void {
   const global = globalThis as Record<symbol, unknown>;
   if (state.own === undefined || http().request !== state.patched) return;
-  // Its mark is needed for it to undo its patches (an MSW server that reused it may have cleared it).
   if (global[RUNNING] === undefined) global[RUNNING] = state.own;
-  state.own.dispose();
-  state.own = undefined;
-  state.patched = undefined;
+}
+
+/**
+ * The interceptor proxies the global `Headers`, `Request` and `Response` to keep each header's raw casing, and
+ * puts them back when disposed. A class made while they stood builds on the proxy for good (Hono's Node server
+ * extends the `Request` it finds when imported): once `Headers` was put back, each request it made threw
+ * "inferRawHeaders(...) is not iterable". The proxies only record, so they stay while the process runs.
+ */
+function keepRawHeaderRecord(): void {
+  for (const key of Object.getOwnPropertySymbols(Headers)) {
+    if (key.description === "kRestorePatches") Object.defineProperty(Headers, key, { value: () => undefined, configurable: true });
+  }
+}
+
+/**
+ * An interceptor that reuses ours (an MSW server's, applied while ours runs) adds its listeners to ours, and
+ * when it closes clears the mark, then takes them back: ours, still patching node:http, is marked again there,
+ * or the next MSW server would patch over it (two nested fail every request). msw 2 keeps one interceptor for
+ * every server, and one that once reused ours sends its listeners to ours for good: while another interceptor
+ * runs (ours was put back under it), they go to that one.
+ */
+function keepMarked(interceptor: Interceptor): void {
+  const global = globalThis as Record<symbol, { emitter?: Emitter } | undefined>;
+  const emitter = (interceptor as unknown as { emitter: Emitter }).emitter;
+  const add = emitter.addListener.bind(emitter);
+  const remove = emitter.removeListener.bind(emitter);
+  const other = () => {
+    const running = global[RUNNING];
+    return running !== undefined && running !== (interceptor as object) ? running.emitter : undefined;
+  };
+  emitter.addListener = (event, listener) => (other() ?? { addListener: add }).addListener(event, listener);
+  emitter.removeListener = (event, listener) => {
+    remove(event, listener);
+    other()?.removeListener(event, listener);
+    if (global[RUNNING] === undefined && state.own === interceptor && http().request === state.patched) {
+      global[RUNNING] = interceptor as never;
+    }
+    return emitter;
+  };
 }

@@ -14,6 +14,7 @@ import { faultReply, pacedReply } from "../wire/fault-replies.js";
 import { injectedFaultOf } from "../faults/fault-error.js";
 import { paceOf } from "../faults/paced-body.js";
 import { onBodyEnd } from "../base/body-end.js";
+import { rememberModelRequest } from "./judge-wire.js";
 import { answerAsResponse, type WireReply, type WireRequest, withWireAnswer } from "../wire/wire-http.js";
 import { boundMemory, emptyMemory, type WireMemory } from "../wire/memory.js";
 import { answerOtherPath } from "../wire/other-paths.js";
@@ -190,6 +191,7 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
     http: { method: request.method, url: request.url },
   };
   const { context } = exchange;
+  if (context !== undefined && context.judge === undefined) rememberModelRequest(context.pipeline, codec, request, decoded.model);
   if (context === undefined) {
     const outside = answerOutsideSession(exchange.responder, caught, codec.idPrefix);
     const response = await respond(exchange, decoded, () => outside.reply);

@@ -98,6 +98,18 @@ export function installFetchGuard(): boolean {
     const url = dispatchUrl(options);
     const method = options.method ?? "GET";
     const viaMsw = state.viaMsw.getStore() === true;
+    const mswFetch = state.mswFetch;
+    if (!viaMsw && mswFetch !== undefined && mswIsListening()) {
+      // A client that kept `fetch` from before MSW listened (made at import, or by an earlier file of the
+      // worker) sends past MSW's patch: the request goes through MSW's `fetch` now, as the client's would.
+      dispatchRequest(options)
+        .then((request) => mswFetch.wrapped(request))
+        .then(
+          (response) => respondToDispatch(handler, response),
+          (error: unknown) => failDispatch(handler, error instanceof Error ? error : new TypeError(String(error))),
+        );
+      return true;
+    }
     if (!viaMsw) {
       for (const answerer of state.answerers) {
         const answer = answerer.answer(url, method);
@@ -133,6 +145,11 @@ export function installFetchGuard(): boolean {
 export function answerAtFetch(name: string, rank: number, answer: FetchAnswerer, options: { readonly ifAbsent?: boolean } = {}): void {
   if (options.ifAbsent === true && state.answerers.some((entry) => entry.name === name)) return;
   state.answerers = [...state.answerers.filter((entry) => entry.name !== name), { name, rank, answer }].sort((a, b) => a.rank - b.rank);
+}
+
+/** Removes the catcher known by `name`, if any. */
+export function removeFetchAnswerer(name: string): void {
+  state.answerers = state.answerers.filter((entry) => entry.name !== name);
 }
 
 /**

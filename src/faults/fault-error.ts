@@ -1,5 +1,4 @@
 import { hasBrand, stampBrands } from "../base/copy-brands.js";
-import type { ResolvedReply } from "../model/types.js";
 import type { FiredFault } from "./types.js";
 
 /** The status a fault answers with, for the error faults; 200 for those that break a success. */
@@ -59,8 +58,8 @@ export class InjectedFault extends Error {
   constructor(
     readonly fired: FiredFault,
     on: string,
-    /** `stream_cut` and `malformed`: the answer the fault cuts (the client gets part of it). */
-    readonly answer?: ResolvedReply,
+    /** `stream_cut` and `malformed`: the answer the fault cuts, a mock model's reply (the client gets part of it). */
+    readonly answer?: unknown,
   ) {
     super(describeFault(fired, on));
     stampBrands(this, new.target);

@@ -65,11 +65,20 @@ export function readVerdict(reply: string): { score: number; reason: string } | 
  * ```
  */
 export function modelJudge(options: ModelJudgeOptions): Judge {
+  const name = options.name ?? "model";
   const judge: Judge = async (subject) => {
-    const ask = options.ask ?? judgeLlmOf(subject.received) ?? judgeLlmOf(subject.turn);
+    const session = judgeLlmOf(subject.received) ?? judgeLlmOf(subject.turn);
+    const own = options.ask;
+    // A judge's own client runs in the judged turn's context: its request goes through the session's chain.
+    const ask =
+      own !== undefined
+        ? (prompt: string) => (session === undefined ? own(prompt) : session.within(name, () => own(prompt)))
+        : session === undefined
+          ? undefined
+          : (prompt: string) => session.ask(prompt, name);
     if (ask === undefined)
       throw new TooltraceError(
-        "modelJudge needs a model: give it `ask` (a function sending the prompt to a model), or judge a turn of a session with `llm`.",
+        "modelJudge needs a model: give it `ask` (a function sending the prompt to a model), or judge a turn of a session with `llm` or `upstream`.",
       );
     const prompt = judgePrompt(options.criteria, subject);
     const reply = await ask(prompt);
@@ -77,5 +86,5 @@ export function modelJudge(options: ModelJudgeOptions): Judge {
     if (verdict === undefined) return { score: 0, reason: `the judging model's reply has no score: ${excerpt(reply, 200)}`, prompt };
     return { ...verdict, prompt };
   };
-  return Object.assign(judge, { judgeName: options.name ?? "model" });
+  return Object.assign(judge, { judgeName: name });
 }

@@ -57,4 +57,6 @@ export interface TurnContext {
   readonly path: readonly string[];
   /** The `seq` of the tool call whose real executor is running here, if any. */
   readonly parentSeq?: number;
+  /** A judge of the turn asking its model (after the turn): its calls are the judge's, in the turn's `judgeCalls`. */
+  readonly judge?: string;
 }

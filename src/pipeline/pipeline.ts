@@ -183,7 +183,7 @@ export class Pipeline implements ChainEnvironment {
   /** Opens a model call; the catcher runs it with the model at the end of the chain. */
   openModel(context: TurnContext, caught: CaughtModelCall): ModelCallHandle {
     const { turn } = context;
-    this.asked.requested(turn, caught.request);
+    if (context.judge === undefined) this.asked.requested(turn, caught.request);
     const record = this.log.openModel(turn, {
       provider: caught.provider,
       model: caught.model,
@@ -191,12 +191,13 @@ export class Pipeline implements ChainEnvironment {
       request: caught.request,
       streamed: caught.streamed,
       http: caught.http,
+      judge: context.judge,
     });
     const name = `${caught.provider} ${caught.model}`;
     const finish = (value: unknown): ResolvedReply => {
       const reply = toResolvedReply(value);
       this.log.completeModel(record, reply, reply.usage);
-      this.asked.replied(record);
+      if (record.judge === undefined) this.asked.replied(record);
       return reply;
     };
     // A failure of the mock model itself (a script that ran out, a responder that threw) fails the test.
@@ -240,13 +241,12 @@ export class Pipeline implements ChainEnvironment {
 
   /** The session's seed and the number of this model call in the session (`peek`: of the next, left unspent). */
   nextModelSeed(peek = false): { readonly seed: number | undefined; readonly call: number } {
-    if (!peek) this.modelCallsSeeded += 1;
-    return { seed: this.options.seed, call: this.modelCallsSeeded + (peek ? 1 : 0) };
+    return { seed: this.options.seed, call: peek ? this.modelCallsSeeded + 1 : ++this.modelCallsSeeded };
   }
 
   /** True for a call that arrived after its turn ended (or its session closed). */
   private isLate(context: TurnContext): boolean {
-    return this.closedNow || context.turn.status !== "running";
+    return this.closedNow || (context.judge === undefined && context.turn.status !== "running");
   }
 
   /** Runs a call that arrived after its turn ended: marked late, with no violation of its own, and reported once answered. */

@@ -2,6 +2,8 @@ import { captureUserFrame } from "../base/call-site.js";
 import { resolve as resolvePath } from "node:path";
 import { TooltraceError, usageError } from "../exits/errors.js";
 import { catchModelCall } from "../catchers/model-call.js";
+import { askUpstreamModel } from "../catchers/judge-wire.js";
+import { runInTurnContext } from "../pipeline/turn-context.js";
 import { closeRoute, registerRoute, ROUTE_SEGMENT, type RouteTarget } from "../catchers/routes.js";
 import { currentScope, type SessionReport } from "../lifecycle/scope.js";
 import type { MiddlewareHost } from "../middleware/turn-middleware.js";
@@ -48,8 +50,14 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.unusedRules = options.unusedRules;
     this.historyList = [...(options.history ?? [])];
     for (const server of servedOf(options.mcp)) server.use(this);
-    this.asker = { ask: (turnIndex, prompt) => this.callLLM(turnIndex, prompt) };
-    rememberJudgeLlm(this, (prompt) => this.asker.ask(this.turns.length - 1, prompt));
+    this.asker = {
+      ask: (turnIndex, prompt, judge) => this.callLLM(turnIndex, prompt, judge),
+      within: (turnIndex, judge, fn) => {
+        const context = this.judgeContext(turnIndex, judge);
+        return context === undefined ? fn() : runInTurnContext(context, fn);
+      },
+    };
+    rememberTurnAsker(this, lastTurnOf(this.parts.log), this.asker);
     const host: MiddlewareHost = {
       name: this.name,
       violation: (message, turnIndex) => this.parts.pipeline.report(message, this.parts.log.turns[turnIndex]),
@@ -105,7 +113,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       this.sentFrom = captureUserFrame();
     }
     return this.runner.send(message, options).then((turn) => {
-      rememberTurnAsker(turn, this.asker);
+      rememberTurnAsker(turn, indexOf(turn), this.asker);
       return turn;
     });
   }
@@ -141,6 +149,7 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
       this.closed = true;
       checkLateTools(this.parts);
       this.asker.ask = closedAsker(this.name, this.parts.responder);
+      this.asker.within = runAlone;
       pipeline.close();
       if (this.routeToken !== undefined)
         closeRoute(this.routeToken, `${this.parts.owner} is closed; a request on its route arrived after its test ended`);
@@ -175,10 +184,31 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
     this.close();
   }
 
-  /** One prompt to the session's model, with no tools, traced as a model call of turn `turnIndex` (`ctx.callLLM`). */
-  private callLLM(turnIndex: number, prompt: string): Promise<string> {
+  /**
+   * One prompt to the session's model, with no tools (`ctx.callLLM`): traced as a model call of turn `turnIndex`
+   * while it runs, or as a judge's call of it after. With `upstream` and no `llm`, the real model the agent
+   * called answers, through the session's chain.
+   */
+  private callLLM(turnIndex: number, prompt: string, judge?: string): Promise<string> {
     const running = this.runner.running;
-    return askModel(this.name, this.parts.responder, prompt, running?.turn.index === turnIndex ? running.context : undefined);
+    const during = running?.turn.index === turnIndex ? running.context : undefined;
+    if (this.parts.responder === undefined && this.parts.pipeline.upstream !== undefined) {
+      const context =
+        during !== undefined ? { ...during, judge: judge ?? "ctx.callLLM" } : this.judgeContext(turnIndex, judge ?? "ctx.callLLM");
+      if (context !== undefined) return askUpstreamModel(context, prompt);
+    }
+    return askModel(
+      this.name,
+      this.parts.responder,
+      prompt,
+      during ?? (judge === undefined ? undefined : this.judgeContext(turnIndex, judge)),
+    );
+  }
+
+  /** The context a judge of turn `turnIndex` asks in, after the turn: none once the session closed. */
+  private judgeContext(turnIndex: number, judge: string): TurnContext | undefined {
+    const turn = this.parts.log.turns[turnIndex];
+    return this.closed || turn === undefined ? undefined : { pipeline: this.parts.pipeline, turn, path: [], judge };
   }
 
   private routeTarget(): RouteTarget {
@@ -189,9 +219,10 @@ export class SessionImpl<TMessage> implements Session<TMessage> {
   }
 }
 
-/** How a judge asks a session's model; swapped at close for one that holds the model alone. */
+/** How a judge reaches a session's model; swapped at close for one that holds the model alone. */
 interface ModelAsker {
-  ask(turnIndex: number, prompt: string): Promise<string>;
+  ask(turnIndex: number, prompt: string, judge?: string): Promise<string>;
+  within<T>(turnIndex: number, judge: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /** One prompt to a session's model with no tools, traced on the turn `context` runs (none once the session closed). */
@@ -219,7 +250,24 @@ function closedAsker(name: string, responder: Responder | undefined): ModelAsker
   return (_turnIndex, prompt) => askModel(name, responder, prompt, undefined);
 }
 
-/** The judge's way to the model of `turn`'s session, made here so the closure holds the asker and the turn only. */
-function rememberTurnAsker(turn: Turn, asker: ModelAsker): void {
-  rememberJudgeLlm(turn, (prompt) => asker.ask(turn.index, prompt));
+/** The index of a session's last turn, read when a judge asks (a closure made here holds the log alone). */
+function lastTurnOf(log: { readonly turns: readonly Turn[] }): () => number {
+  return () => log.turns.length - 1;
+}
+
+function indexOf(turn: Turn): () => number {
+  return () => turn.index;
+}
+
+/** A closed session's judge context: none (a closure made in `close()` would keep the session alive). */
+function runAlone<T>(_turnIndex: number, _judge: string, fn: () => Promise<T>): Promise<T> {
+  return fn();
+}
+
+/** The judge's way to the model of a turn's session (`key`: the turn, or the session for its last turn), holding the asker only. */
+function rememberTurnAsker(key: object, turnIndex: () => number, asker: ModelAsker): void {
+  rememberJudgeLlm(key, {
+    ask: (prompt, judge) => asker.ask(turnIndex(), prompt, judge),
+    within: (judge, fn) => asker.within(turnIndex(), judge, fn),
+  });
 }

@@ -1,19 +1,9 @@
 import type { MockModelRequest } from "./request-view.js";
 import { type Mutable, TurnRecord } from "./records.js";
 import { toTraceError } from "./to-trace-error.js";
-import type {
-  AnswerSource,
-  HttpCall,
-  HttpExchange,
-  Interaction,
-  ModelCall,
-  ModelToolCall,
-  ToolCall,
-  TraceChange,
-  TurnStatus,
-  Usage,
-} from "./types.js";
+import type { AnswerSource, HttpCall, Interaction, ModelCall, ModelToolCall, ToolCall, TraceChange, TurnStatus, Usage } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
+import type { OpenHttpCall, OpenModelCall } from "./open-calls.js";
 
 /** A tool call the model asked for, as the log records it when it never reached the chain. */
 export interface OutsideCall {
@@ -22,24 +12,6 @@ export interface OutsideCall {
   readonly path: readonly string[];
   readonly qualifiedName: string;
   readonly input: unknown;
-}
-
-/** What a model call is opened with. */
-export interface OpenModelCall {
-  readonly provider: string;
-  readonly model: string;
-  readonly path: readonly string[];
-  readonly request: MockModelRequest;
-  readonly streamed: boolean;
-  readonly http: HttpExchange | undefined;
-}
-
-/** What an HTTP exchange is opened with. */
-export interface OpenHttpCall {
-  readonly method: string;
-  readonly url: string;
-  readonly requestBody: unknown;
-  readonly parentSeq: number | undefined;
 }
 
 const EMPTY_REPLY = { text: "", toolCalls: [] } as const;
@@ -146,9 +118,11 @@ export class SessionLog {
       usage: ZERO_USAGE,
       step: undefined,
       http: call.http,
+      judge: call.judge,
     };
     this.interactions.push(record);
-    turn.modelCalls.push(record);
+    // A judge's call is the turn's, beside the agent's: in its own list.
+    (call.judge === undefined ? turn.modelCalls : turn.judgeCalls).push(record);
     return record;
   }
 

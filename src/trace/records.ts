@@ -15,6 +15,7 @@ export class TurnRecord implements Turn {
   results: Readonly<Record<string, unknown>> = {};
   readonly toolCalls: ToolCall[] = [];
   readonly modelCalls: ModelCall[] = [];
+  readonly judgeCalls: ModelCall[] = [];
   readonly httpCalls: HttpCall[] = [];
   status: TurnStatus = "running";
   readonly violations: string[] = [];
@@ -42,7 +43,8 @@ export class TurnRecord implements Turn {
 
   /** Files `record` in the list of its kind: for the log, which writes every record (see `SessionLog.adopt`). */
   add<T extends Interaction>(record: T): T {
-    const list: Interaction[] = record.kind === "tool" ? this.toolCalls : record.kind === "model" ? this.modelCalls : this.httpCalls;
+    const model = (record as Interaction as ModelCall).judge === undefined ? this.modelCalls : this.judgeCalls;
+    const list: Interaction[] = record.kind === "tool" ? this.toolCalls : record.kind === "model" ? model : this.httpCalls;
     list.push(record);
     return record;
   }

@@ -44,6 +44,8 @@ function turnJson(turn: Turn, shared: SharedJson): TurnJson {
     toolCalls: turn.toolCalls.map((call) => interactionToJson(call, shared)),
     modelCalls: turn.modelCalls.map((call) => interactionToJson(call, shared)),
     httpCalls: turn.httpCalls.map((call) => interactionToJson(call, shared)),
+    // A report written before judges' calls were kept has none.
+    judgeCalls: (turn.judgeCalls ?? []).map((call) => interactionToJson(call, shared)),
     tools: [...turn.tools],
     results: toJsonValue(turn.results) as Record<string, unknown>,
     ...(turn.scores !== undefined ? { scores: turn.scores.map((record) => ({ ...record })) } : {}),
@@ -82,6 +84,7 @@ export function interactionToJson<T extends Interaction>(record: T, shared?: Sha
       json.streamed = record.streamed;
       if (record.step !== undefined) json.step = record.step;
       if (record.http) json.http = toJsonValue(record.http);
+      if (record.judge !== undefined) json.judge = record.judge;
       json.request = requestJson(record.request, shared ?? new Map());
       json.reply = toJsonValue(record.reply);
       json.usage = toJsonValue(record.usage);

@@ -148,6 +148,8 @@ export interface ModelCall extends InteractionBase {
   readonly step?: number;
   /** The request and status, for calls that came over the wire. */
   readonly http?: HttpExchange;
+  /** The judge that asked (`modelJudge`'s name): a judge's call, in the turn's `judgeCalls`, not the agent's. */
+  readonly judge?: string | undefined;
 }
 
 /** One HTTP exchange that is not an LLM call. */
@@ -190,6 +192,11 @@ export interface Turn {
   readonly toolCalls: readonly ToolCall[];
   /** The turn's model calls, in order (a view of the session's log). */
   readonly modelCalls: readonly ModelCall[];
+  /**
+   * The model calls judges of this turn made (`modelJudge`, `ctx.callLLM` after it): recorded, replayed and
+   * refused by strict mode as the agent's are, and kept apart from them (not in `modelCalls` or `usage`).
+   */
+  readonly judgeCalls: readonly ModelCall[];
   /** The turn's HTTP exchanges other than LLM calls, in order (a view of the session's log). */
   readonly httpCalls: readonly HttpCall[];
   /** The qualified names of the tools the session was given (for "did you mean" in the matchers). */

@@ -26,7 +26,7 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
     return { status, headers, body: JSON.stringify(codec.errorBody(kind, injected.message, undefined, status)) };
   }
   if (kind === "network_error") throw new WireNetworkError(injected.message);
-  const answer = injected.answer ?? PARTIAL;
+  const answer = (injected.answer as ResolvedReply | undefined) ?? PARTIAL;
   const cut = new Error(`the connection dropped: ${injected.message}`);
   if (!decoded.stream) {
     const json = JSON.stringify(codec.encodeJson(answer, decoded, id));

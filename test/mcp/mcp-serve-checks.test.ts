@@ -71,10 +71,8 @@ async function exercise(client: Client) {
   expect((await client.readResource({ uri: "file:///docs/refunds.md" })).contents).toEqual([
     { uri: "file:///docs/refunds.md", mimeType: "text/markdown", text: "Refunds within 30 days." },
   ]);
-  expect(JSON.parse(String((await client.readResource({ uri: "db://orders/schema" })).contents[0]?.text))).toEqual({
-    id: "string",
-    total: "number",
-  });
+  const [schema] = (await client.readResource({ uri: "db://orders/schema" })).contents as { text: string }[];
+  expect(JSON.parse(String(schema?.text))).toEqual({ id: "string", total: "number" });
   const missing = await client.readResource({ uri: "file:///nope" }).catch((error: Error & { code?: number }) => error);
   expect([(missing as { code?: number }).code, (missing as Error).message]).toEqual([
     -32002,

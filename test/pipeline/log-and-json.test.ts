@@ -58,6 +58,7 @@ describe("the JSON form of a turn", () => {
       "toolCalls",
       "modelCalls",
       "httpCalls",
+      "judgeCalls",
       "tools",
       "results",
     ]);

@@ -21,7 +21,7 @@ beforeAll(async () => {
       url: `http://127.0.0.1${path}${search}`,
       headers: request.headers,
       text: () => request.text(),
-    });
+    } as unknown as Request);
   });
 });
 afterAll(() => upstream.close());

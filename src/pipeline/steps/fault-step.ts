@@ -21,8 +21,9 @@ export function faultStep(plan: FaultPlan): Step {
     kinds: ["model"],
     run: (ctx, next) => {
       if (ctx.kind !== "model") return next();
-      // Calls of `ctx.callLLM` (a grader, a judge) are tooltrace's own, not the agent's: no fault meets them.
-      if ((ctx.record as ModelCall).provider === "tooltrace.callLLM") return next();
+      // Calls of `ctx.callLLM` (a grader) and a judge's are tooltrace's own, not the agent's: no fault meets them.
+      const { provider, judge } = ctx.record as ModelCall;
+      if (provider === "tooltrace.callLLM" || judge !== undefined) return next();
       const fired = plan.next();
       if (fired === undefined) return next();
       if (fired.fault.fault === "slow") {
