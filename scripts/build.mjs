@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { builtinModules, createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "rolldown";
+import { staticImports } from "./static-imports.mjs";
 
 const root = join(import.meta.dirname, "..");
 /** Each entry point's source, by its file in dist/ (package.json's `exports` point at these). */
@@ -63,6 +64,10 @@ const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts", "vitest-llm-
 const SETUP_MODULES =
   /src[/](base[/]|exits[/]|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy|hosts)|catchers[/]provider-hosts|wire[/]base-urls|trace[/]format-version|secrets[/]|cassettes[/](cassette-mode|writers|file-lock|stale|rerecord)|vitest[/](setup-core|test-scopes|lazy-matchers|plugin-options-in-worker|late-call-reporter))/;
 
+const indexModules = staticImports(join(root, "src", "index.ts"));
+const setupImports = new Set([...indexModules].filter((id) => SETUP_MODULES.test(id)).flatMap((id) => [...staticImports(id)]));
+const MAIN_MODULES = new Set([...indexModules].filter((id) => !setupImports.has(id) && !SETUP_MODULES.test(id)));
+
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const packages = [
   ...Object.keys(manifest.dependencies ?? {}),
@@ -85,6 +90,7 @@ for (const file of filesUnder([
   "matchers",
   "scripts/build.mjs",
   "scripts/copy-declarations.mjs",
+  "scripts/static-imports.mjs",
   "package.json",
   "package-lock.json",
   "tsconfig.json",
@@ -107,7 +113,10 @@ if (
   readFileSync(stamp, "utf8") === digest &&
   built.every((file) => existsSync(join(root, "dist", file)))
 ) {
-  console.log("[tooltrace] dist/ is already built from these sources (TOOLTRACE_REBUILD=1 builds it again)");
+  // On stderr, and not under npm's pack: `npm pack` prints the tarball's name on stdout, which scripts read.
+  if (process.env.npm_lifecycle_event !== "prepack") {
+    console.error("[tooltrace] dist/ is already built from these sources (TOOLTRACE_REBUILD=1 builds it again)");
+  }
   process.exit(0);
 }
 rmSync(stamp, { force: true });
@@ -133,7 +142,7 @@ const esm = await build({
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
     // Shared chunks by what loads them: the setup file's (every test file loads it, so it is one file), what
-    // needs msw (so `tooltrace` alone never loads msw), the loopback server; the rest as rolldown splits it.
+    // needs msw (so `tooltrace` alone never loads msw), the loopback server, and the rest.
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
@@ -145,6 +154,9 @@ const esm = await build({
         { name: "msw", test: /src[/]catchers[/](msw-|network-guard)/, priority: 2 },
         // A socket server, for the wire without MSW and the CLI adapters: `tooltrace` alone never loads node:http.
         { name: "loopback", test: /src[\\/]catchers[\\/]loopback-server/, priority: 2 },
+        // The rest of what `import("tooltrace")` loads, in one chunk (a script, tsx and the CLI loaded 33 files),
+        // but what the setup's modules import (in a chunk of their own, or the two would import each other).
+        { name: "main", test: (id) => MAIN_MODULES.has(id), priority: 1 },
       ],
     },
   },

@@ -7,6 +7,7 @@
  * @module tooltrace/jest
  */
 import { matchers } from "../../matchers/all.js";
+import { runFlags } from "../base/run-flags.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { answerProviderHosts } from "../catchers/provider-hosts.js";
 import { startGuards } from "../edges/start-guards.js";
@@ -25,6 +26,7 @@ interface JestGlobals {
 
 // Not named `jest`: Jest wraps a CommonJS module in a function whose parameters include `jest`.
 const globals = globalThis as unknown as JestGlobals;
+runFlags.setup = "jest";
 startGuards({});
 answerProviderHosts();
 globals.expect.extend(matchers);

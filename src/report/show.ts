@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { writeOut } from "../exits/out.js";
+import { delimiter, join, resolve } from "node:path";
+import { printOut, writeOut } from "../exits/out.js";
 import { readReport } from "./read-report.js";
 import { viewerHtml } from "./viewer-html.js";
 
@@ -23,13 +23,32 @@ export function ownPage(target: string): string | undefined {
   return page !== undefined && existsSync(page) ? page : undefined;
 }
 
-/** Opens a page in the default browser (never in CI). */
+/**
+ * Opens a page in the default browser (never in CI). Where none can be opened (no display, no opener), says so
+ * on stderr with what to do instead: the page's path is printed either way.
+ */
 export function openPage(page: string): void {
   if (process.env.CI !== undefined) return;
   const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  const headless = process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  const cannot = (why: string) =>
+    printOut(
+      "command output",
+      `[tooltrace] no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
+      "stderr",
+    );
+  if (headless) return cannot("no display: DISPLAY and WAYLAND_DISPLAY are unset");
+  if (!onPath(opener)) return cannot(`\`${opener}\` is not installed`);
   spawn(opener, [page], { detached: true, stdio: "ignore" })
-    .on("error", () => undefined)
+    .on("error", (error) => cannot(error.message))
     .unref();
+}
+
+function onPath(command: string): boolean {
+  const extensions = process.platform === "win32" ? [".exe", ".cmd", ""] : [""];
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .some((folder) => folder !== "" && extensions.some((extension) => existsSync(join(folder, command + extension))));
 }
 
 /** A page for a JSON file (a whole report, or one turn): written in a temporary folder. */

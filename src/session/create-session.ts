@@ -1,4 +1,5 @@
 import { userCallSite } from "../base/call-site.js";
+import { runFlags } from "../base/run-flags.js";
 import { isWireAgent } from "../catchers/wire-agent.js";
 import { StubConfigError, usageError } from "../exits/errors.js";
 import { currentScope } from "../lifecycle/scope.js";
@@ -21,6 +22,7 @@ export { MAX_CALLS_PER_SESSION } from "../pipeline/pipeline.js";
  * ```
  */
 export function createSession<TMessage = unknown>(options: SessionOptions<TMessage>): Session<TMessage> {
+  checkRunnerSetup();
   const scope = currentScope();
   let session: SessionImpl<TMessage>;
   try {
@@ -56,4 +58,24 @@ function checkToolsGiven<TMessage>(options: SessionOptions<TMessage>): void {
     "pass the agent's tools (the same objects it calls): `createSession({ agent, tools, ... })`; for an agent without tools, pass `tools: {}`; for tools the agent defines inline (in `generateText`, a `ToolNode`, `tool()`), run it under the plugin, which catches them where its library receives them.",
     "session",
   );
+}
+
+/**
+ * Under Vitest or Jest without tooltrace's setup, a session would run with no hermetic guard, no matchers and no
+ * checks when its test ends: the most common first mistake, refused with the line that fixes it.
+ */
+function checkRunnerSetup(): void {
+  if (runFlags.setup !== undefined) return;
+  if ("__vitest_worker__" in globalThis) {
+    throw usageError(
+      "tooltrace's Vitest plugin is not in this run's config: without it the run is not hermetic, its matchers (toHaveCalledTool) are missing and *.eval.ts files are not collected.",
+      'add it to vitest.config.ts: `import { tooltrace } from "tooltrace/vitest";` and `plugins: [tooltrace()]` (`npx tooltrace init` does it).',
+    );
+  }
+  if (process.env.JEST_WORKER_ID !== undefined && "expect" in globalThis) {
+    throw usageError(
+      "tooltrace's Jest setup is not in this run's config: without it the run is not hermetic and its matchers (toHaveCalledTool) are missing.",
+      'add it to your Jest config: `"setupFilesAfterEnv": ["tooltrace/jest"]`.',
+    );
+  }
 }

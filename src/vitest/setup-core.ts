@@ -28,6 +28,7 @@ import type { VitestApi } from "./vitest-api.js";
 export async function installSetup(vitest: VitestApi, matchers?: object): Promise<void> {
   const options = readOptions(vitest);
   runFlags.verbose = options.verbose === true;
+  runFlags.setup = "vitest";
   startGuards(options);
   answerProviderHosts();
   vitest.expect.extend(matchers ?? lazyMatchers());

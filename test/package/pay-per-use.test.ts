@@ -12,7 +12,8 @@ test("importing tooltrace loads none of its dependencies, nor node:http or node:
   // Each module the import resolves, ES modules through a resolve hook and CommonJS through require's cache.
   const hook = `export async function resolve(specifier, context, next) {
     const resolved = await next(specifier, context);
-    if (resolved.url.includes("/node_modules/")) (await import("node:fs")).appendFileSync(process.env.LOADED_LOG, resolved.url + "\\n");
+    if (resolved.url.includes("/node_modules/") || resolved.url.includes("/dist/"))
+      (await import("node:fs")).appendFileSync(process.env.LOADED_LOG, resolved.url + "\\n");
     return resolved;
   }`;
   const log = `${process.env.TMPDIR ?? "/tmp"}/tooltrace-loaded-${process.pid}.log`;
@@ -21,14 +22,20 @@ test("importing tooltrace loads none of its dependencies, nor node:http or node:
     import { existsSync, readFileSync, rmSync } from "node:fs";
     register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
     const core = await import("tooltrace");
+    const own = [...new Set(readFileSync(process.env.LOADED_LOG, "utf8").split("\\n"))].filter((url) => url.includes("/dist/") && !url.includes("/node_modules/"));
     core.createSession({ agent: async () => "ok", stubs: [{ id: "t", tool: "t", outcome: { response: 1 } }], tools: { t: async () => 0 } }).close();
     const cjs = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.includes("/node_modules/"));
-    const esm = (existsSync(process.env.LOADED_LOG) ? readFileSync(process.env.LOADED_LOG, "utf8") : "").split("\\n").filter(Boolean);
+    const esm = (existsSync(process.env.LOADED_LOG) ? readFileSync(process.env.LOADED_LOG, "utf8") : "")
+      .split("\\n")
+      .filter((url) => url.includes("/node_modules/"));
     rmSync(process.env.LOADED_LOG, { force: true });
     const builtins = process.moduleLoadList.filter((name) => /^NativeModule (http|https|http2|crypto)$/.test(name));
-    console.log(JSON.stringify({ loaded: [...cjs, ...esm], builtins }));`;
+    console.log(JSON.stringify({ loaded: [...cjs, ...esm], builtins, own }));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, LOADED_LOG: log } });
-  const { loaded, builtins } = JSON.parse(stdout) as { loaded: string[]; builtins: string[] };
+  const { loaded, builtins, own } = JSON.parse(stdout) as { loaded: string[]; builtins: string[]; own: string[] };
+  // A few files of its own (33 before: a script, tsx and the CLI paid for each): the entry and its chunks.
+  expect(own.length).toBeGreaterThan(0);
+  expect(own.length).toBeLessThanOrEqual(5);
   const packages = new Set(
     loaded.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1]).filter((name) => name !== "tooltrace"),
   );

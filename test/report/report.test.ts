@@ -45,6 +45,11 @@ describe("the trace viewer's report, written by the tooltrace reporter", () => {
     const bin = join(root, "dist", "bin.js");
     const folder = await promisify(execFile)(process.execPath, [bin, "show", run.folder, "--no-open"]);
     expect(folder.stdout.trim()).toBe(join(run.folder, "index.html"));
+    // Without a display it says so, and what to do (it started xdg-open, which failed silently, before).
+    const { CI: _ci, DISPLAY: _display, WAYLAND_DISPLAY: _wayland, ...headless } = process.env;
+    const opened = await promisify(execFile)(process.execPath, [bin, "show", run.folder], { env: headless });
+    expect(opened.stdout.trim()).toBe(join(run.folder, "index.html"));
+    expect(opened.stderr).toContain("no browser could be opened here (no display: DISPLAY and WAYLAND_DISPLAY are unset)");
     const json = join(mkdtempSync(join(tmpdir(), "tooltrace-show-json-")), "tooltrace-turns.json");
     writeFileSync(json, JSON.stringify(readReport(run.folder)));
     const fromJson = await promisify(execFile)(process.execPath, [bin, "show", json, "--no-open"]);
