@@ -109,7 +109,7 @@ export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFa
       for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
       const { score, missed, missedAt } = scoreCase(evalCase, turns);
       if (score < minScore) {
-        firstMiss ??= { text: `${missed[0] ?? "no expectation missed"} (score ${score} < ${minScore})`, pointer: missedAt[0] ?? "/name" };
+        firstMiss ??= { text: `${missed[0]} (score ${score} < ${minScore})`, pointer: missedAt[0] ?? "/name" };
         throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
       }
     },
@@ -117,6 +117,9 @@ export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFa
   if (refusal) throw refusal;
   for (const line of unused) printOut("console", message(`YAML eval "${evalCase.name}": ${line}`));
   const { ok } = report;
+  // A variant that failed otherwise (the agent threw, a strict session's violation) is placed at the case's name.
+  const reason = report.runs.find((run) => !run.passed)?.reason?.split("\n")[0];
+  if (firstMiss === undefined && reason !== undefined) firstMiss = { text: reason, pointer: "/name" };
   const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report, ...(firstMiss ? { firstMiss } : {}) };
 }
