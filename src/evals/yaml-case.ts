@@ -3,6 +3,7 @@ import { faultListProblem } from "../faults/check-faults.js";
 import { StubConfigError, pointerToken } from "../exits/errors.js";
 import { compactJson } from "../exits/excerpt.js";
 import { compilePattern, PatternRefused } from "../stubs/pattern/compile-pattern.js";
+import { unknownFieldFix, YAML_FIELDS as KEYS } from "./yaml-fields.js";
 
 /** A tool mock in evalview's schema: the tool, a subset of its parameters, and what it returns or raises. */
 export interface YamlToolMock {
@@ -63,18 +64,6 @@ export interface YamlEvalCase {
   /** tooltrace's faults on the case's model calls (see `createSession({ faults })`). */
   readonly faults?: readonly Fault[];
 }
-
-const KEYS = {
-  case: ["name", "adapter", "agent", "input", "expected", "thresholds", "mocks", "stubs", "http", "faults", "description", "tags"],
-  input: ["query", "turns", "context"],
-  expected: ["tools", "sequence", "output"],
-  output: ["contains", "not_contains"],
-  thresholds: ["min_score", "min_pass_rate", "max_cost", "max_latency"],
-  mocks: ["seed", "strict", "variants", "tool_mocks", "response_mocks", "http_mocks"],
-  tool: ["tool", "match_params", "returns", "error", "latency_ms"],
-  response: ["match_prompt", "regex", "returns"],
-  http: ["url_pattern", "regex", "method", "status", "body"],
-} as const;
 
 /** A fault in a YAML eval: the file, the case and the JSON pointer, in tooltrace's message form. */
 export function yamlError(file: string, caseName: string | undefined, pointer: string, problem: string, fix?: string): StubConfigError {
@@ -230,7 +219,7 @@ function record(value: unknown): value is Record<string, unknown> {
 function known(value: Record<string, unknown>, keys: readonly string[], at: string, fail: Fail, attempt: Attempt): void {
   for (const key of Object.keys(value))
     if (!keys.includes(key))
-      attempt(() => fail(`${at}/${pointerToken(key)}`, `unknown field \`${key}\`.`, `use one of: ${keys.join(", ")}.`));
+      attempt(() => fail(`${at}/${pointerToken(key)}`, `unknown field \`${key}\`.`, unknownFieldFix(key, keys, at === "")));
 }
 
 function strings(value: unknown, at: string, fail: (pointer: string, problem: string) => never): void {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { StubConfigError } from "../exits/errors.js";
 import { lazyRequire } from "../base/lazy-require.js";
 import { checkYamlCase, type YamlEvalCase, type YamlFault, yamlError } from "./yaml-case.js";
+import { type LocatedYamlCase, locatedCase, pointAtYaml, type YamlPlace } from "./yaml-located.js";
 import { offsetOf, type YamlNodes } from "./yaml-locate.js";
 import { yamlSessionParts } from "./yaml-mocks.js";
 
@@ -40,6 +41,14 @@ const MAX_ALIAS_COUNT = 100;
  * list of cases. Each is checked against the schema; a fault names the file, the case and its JSON pointer.
  */
 export function readYamlEvalFile(source: string, file: string): YamlEvalCase[] {
+  return readLocatedYamlCases(source, file).map((located) => located.evalCase);
+}
+
+/**
+ * The cases of one file as {@link readYamlEvalFile} reads them, each with where its fields are written (for the
+ * faults found as it runs). `file` names the file in messages; `path` is its absolute path, for stack frames.
+ */
+export function readLocatedYamlCases(source: string, file: string, path = resolve(file)): LocatedYamlCase[] {
   const bytes = Buffer.byteLength(source);
   if (bytes > MAX_FILE_BYTES)
     throw yamlError(
@@ -94,10 +103,12 @@ export function readYamlEvalFile(source: string, file: string): YamlEvalCase[] {
   }
   if (values.length === 0) throw yamlError(file, undefined, "", "no case in the file.", "write a case with name, input.query and mocks.");
   // Every fault of every case at once, each at the line and column of its key.
-  const located: { readonly fault: YamlFault; readonly at: { line: number; col: number } }[] = [];
-  const cases: YamlEvalCase[] = [];
+  const located: { readonly fault: YamlFault; readonly at: YamlPlace }[] = [];
+  const cases: LocatedYamlCase[] = [];
   const seen = new Set<string>();
   values.forEach(({ value, root, prefix }, index) => {
+    const at = (pointer: string): YamlPlace =>
+      lineCounter.linePos(offsetOf(yaml, root, [...prefix, ...pointer.split("/").slice(1).map(unescapePointer)]) ?? 0);
     const faults: YamlFault[] = [];
     const evalCase = checkYamlCase(value, index, faults);
     if (evalCase !== undefined) {
@@ -116,14 +127,11 @@ export function readYamlEvalFile(source: string, file: string): YamlEvalCase[] {
           fix: "give each case its own name: it is the test's name.",
         });
       seen.add(evalCase.name);
-      if (faults.length === 0) cases.push(evalCase);
+      if (faults.length === 0) cases.push(locatedCase(evalCase, file, path, at));
     }
-    for (const fault of faults) {
-      const offset = offsetOf(yaml, root, [...prefix, ...fault.pointer.split("/").slice(1).map(unescapePointer)]);
-      located.push({ fault, at: lineCounter.linePos(offset ?? 0) });
-    }
+    for (const fault of faults) located.push({ fault, at: at(fault.pointer) });
   });
-  if (located.length > 0) throw faultsError(file, located);
+  if (located.length > 0) throw faultsError(file, path, located);
   return cases;
 }
 
@@ -132,8 +140,8 @@ function unescapePointer(token: string): string {
 }
 
 /** One error for the file's faults: alone, as every tooltrace error names one; several, listed one a line. */
-function faultsError(file: string, located: readonly { fault: YamlFault; at: { line: number; col: number } }[]): StubConfigError {
-  const place = ({ at }: { at: { line: number; col: number } }) => `${file}:${at.line}:${at.col}`;
+function faultsError(file: string, path: string, located: readonly { fault: YamlFault; at: YamlPlace }[]): StubConfigError {
+  const place = ({ at }: { at: YamlPlace }) => `${file}:${at.line}:${at.col}`;
   const first = located[0] as (typeof located)[number];
   const error =
     located.length === 1
@@ -150,8 +158,7 @@ function faultsError(file: string, located: readonly { fault: YamlFault; at: { l
             .join("\n")}`,
         );
   // Vitest shows the code at the stack's first place: the first fault's key, in the YAML file.
-  error.stack = `${error.name}: ${error.message}\n    at ${resolve(file)}:${first.at.line}:${first.at.col}`;
-  return error;
+  return pointAtYaml(error, path, first.at);
 }
 
 function lineOf(problem: YamlProblem): string {

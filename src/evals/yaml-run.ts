@@ -7,7 +7,9 @@ import type { Turn } from "../trace/types.js";
 import { branchReport } from "../variants/branch-report.js";
 import { trials, type TrialsReport } from "../variants/trials.js";
 import type { YamlEvalCase } from "./yaml-case.js";
+import type { LocatedYamlCase } from "./yaml-located.js";
 import { RESPONSE_MOCKS, yamlSessionParts } from "./yaml-mocks.js";
+import { misnamedTool } from "./yaml-tools.js";
 import { printOut } from "../exits/out.js";
 
 /** What the agent module of a YAML eval is given for each variant. */
@@ -59,34 +61,40 @@ export interface YamlCaseResult {
   readonly ok: boolean;
   readonly report: string;
   readonly trials: TrialsReport;
+  /** The first failed variant's first miss, and the JSON pointer (inside the case) of the expectation it missed. */
+  readonly firstMiss?: { readonly text: string; readonly pointer: string };
 }
 
 /**
  * Runs one case: `variants` trials from `seed`, each a fresh session with the case's mocks, the user message
  * (then `input.turns`), and the case's expectations scored from 0 to 100 against `thresholds.min_score`
  * (default 100). The case passes when the share of passing variants reaches `thresholds.min_pass_rate`
- * (default 1).
+ * (default 1). A tool the case names that the agent lacks, a typo of one it has, throws before the agent runs.
  */
-export async function runYamlCase(
-  file: string,
-  evalCase: YamlEvalCase,
-  factory: EvalAgentFactory,
-  options: YamlRunOptions,
-): Promise<YamlCaseResult> {
+export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFactory, options: YamlRunOptions): Promise<YamlCaseResult> {
+  const { evalCase, file } = located;
   const parts = yamlSessionParts(file, evalCase);
   const unused = new Set<string>();
   const minScore = evalCase.thresholds?.min_score ?? 100;
   const minPassRate = evalCase.thresholds?.min_pass_rate ?? 1;
+  let refusal: Error | undefined;
+  let firstMiss: YamlCaseResult["firstMiss"];
   const report = await trials(
     options.variants,
     { seed: options.seed, name: evalCase.name, print: false, minPassRate, failTest: false },
     async ({ seed }) => {
+      if (refusal) throw refusal;
       const setup = await factory({
         seed,
         caseName: evalCase.name,
         ...(evalCase.adapter ? { adapter: evalCase.adapter } : {}),
         ...(evalCase.input.context !== undefined ? { context: evalCase.input.context } : {}),
       });
+      const misnamed = misnamedTool(evalCase, new Set(toolNamesIn(setup.tools)));
+      if (misnamed) {
+        refusal = located.fault(misnamed.pointer, misnamed.problem, misnamed.fix);
+        throw refusal;
+      }
       const session = createSession({
         ...setup,
         seed,
@@ -99,26 +107,41 @@ export async function runYamlCase(
       });
       const turns = [await session.send(evalCase.input.query)];
       for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
-      const { score, missed } = scoreCase(evalCase, turns);
-      if (score < minScore) throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
+      const { score, missed, missedAt } = scoreCase(evalCase, turns);
+      if (score < minScore) {
+        firstMiss ??= { text: `${missed[0]} (score ${score} < ${minScore})`, pointer: missedAt[0] ?? "/name" };
+        throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
+      }
     },
   );
+  if (refusal) throw refusal;
   for (const line of unused) printOut("console", message(`YAML eval "${evalCase.name}": ${line}`));
   const { ok } = report;
+  // A variant that failed otherwise (the agent threw, a strict session's violation) is placed at the case's name.
+  const reason = report.runs.find((run) => !run.passed)?.reason?.split("\n")[0];
+  if (firstMiss === undefined && reason !== undefined) firstMiss = { text: reason, pointer: "/name" };
   const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
-  return { ok, report: text, trials: report };
+  return { ok, report: text, trials: report, ...(firstMiss ? { firstMiss } : {}) };
 }
 
-/** The case's expectations as a score from 0 to 100, and what was missed. */
-export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { score: number; missed: string[] } {
+/**
+ * The case's expectations as a score from 0 to 100, what was missed, and where in the case each missed
+ * expectation is written (`missedAt`, JSON pointers in `missed`'s order: `/expected/output/contains/1`).
+ */
+export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { score: number; missed: string[]; missedAt: string[] } {
   const calls = turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName));
   const text = (turns.at(-1)?.text ?? "").toLowerCase();
   const parts: number[] = [];
   const missed: string[] = [];
-  const share = (found: readonly string[], all: readonly string[], what: string) => {
+  const missedAt: string[] = [];
+  const miss = (text: string, pointer: string) => {
+    missed.push(text);
+    missedAt.push(pointer);
+  };
+  const share = (found: readonly string[], all: readonly string[], what: string, at: string) => {
     parts.push(found.length / all.length);
     const left = all.filter((item) => !found.includes(item));
-    if (left.length > 0) missed.push(`${what} ${left.join(", ")}`);
+    if (left.length > 0) miss(`${what} ${left.join(", ")}`, `${at}/${all.findIndex((item) => !found.includes(item))}`);
   };
   const { tools, sequence, output } = evalCase.expected ?? {};
   if (tools?.length)
@@ -126,6 +149,7 @@ export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { sco
       tools.filter((tool) => calls.includes(tool)),
       tools,
       "tools not called:",
+      "/expected/tools",
     );
   if (sequence?.length) {
     let at = 0;
@@ -135,30 +159,35 @@ export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { sco
       at = found + 1;
       return true;
     });
-    share(inOrder, sequence, "not in sequence:");
+    share(inOrder, sequence, "not in sequence:", "/expected/sequence");
   }
   if (output?.contains?.length)
     share(
       output.contains.filter((piece) => text.includes(piece.toLowerCase())),
       output.contains,
       "output lacks:",
+      "/expected/output/contains",
     );
   const maxLatency = evalCase.thresholds?.max_latency;
   if (maxLatency !== undefined) {
     const took = turns.reduce((sum, turn) => sum + turn.durationMs, 0);
     parts.push(took <= maxLatency ? 1 : 0);
-    if (took > maxLatency) missed.push(`took ${Math.round(took)} ms, over max_latency ${maxLatency}`);
+    if (took > maxLatency) miss(`took ${Math.round(took)} ms, over max_latency ${maxLatency}`, "/thresholds/max_latency");
   }
   if (output?.not_contains?.length)
     share(
       output.not_contains.filter((piece) => !text.includes(piece.toLowerCase())),
       output.not_contains,
       "output contains:",
+      "/expected/output/not_contains",
     );
   const failed = turns.find((turn) => turn.status !== "completed");
-  if (failed) missed.unshift(`turn ${failed.index + 1} ${failed.status}${failed.error ? `: ${failed.error.message}` : ""}`);
+  if (failed) {
+    missed.unshift(`turn ${failed.index + 1} ${failed.status}${failed.error ? `: ${failed.error.message}` : ""}`);
+    missedAt.unshift(failed.index === 0 ? "/input/query" : `/input/turns/${failed.index - 1}`);
+  }
   const score = failed ? 0 : parts.length === 0 ? 100 : Math.round((parts.reduce((a, b) => a + b, 0) / parts.length) * 100);
-  return { score, missed };
+  return { score, missed, missedAt };
 }
 
 /** How often each mock answered across the variants: `tool:search_flights ×3`, `response_mocks ×2`, `http:api.x ×1`. */

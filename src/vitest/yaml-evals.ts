@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, test } from "vitest";
+import { runFlags } from "../base/run-flags.js";
 import { message, usageError } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
-import { readYamlEvalFile } from "../evals/yaml-file.js";
+import { agentFactoryOf } from "../evals/yaml-agent.js";
+import { readLocatedYamlCases } from "../evals/yaml-file.js";
 import { yamlSessionParts } from "../evals/yaml-mocks.js";
-import { type EvalAgentFactory, runYamlCase } from "../evals/yaml-run.js";
+import { runYamlCase } from "../evals/yaml-run.js";
 
 /** What the plugin hands a YAML eval file's generated module. */
 export interface YamlEvalsModule {
   /** The file, relative to the project root, for messages. */
   readonly file: string;
+  /** The file's absolute path, for the stack frames that point into it. */
+  readonly path?: string;
   readonly source: string;
-  /** Each case's agent module, by case name, as the plugin resolved it. */
-  readonly agents: Readonly<Record<string, () => Promise<Record<string, unknown>>>>;
+  /** Each case's agent module, by case name, as the plugin resolved it: as written (`./a.ts#name`), and loaded. */
+  readonly agents: Readonly<Record<string, { readonly spec: string; readonly load: () => Promise<Record<string, unknown>> }>>;
   /** The plugin's `evals.variants` and `evals.seed`. */
   readonly defaults: { readonly variants?: number; readonly seed?: number };
 }
@@ -19,11 +23,12 @@ export interface YamlEvalsModule {
 /**
  * Declares one Vitest test per case of a `*.eval.yaml` file (the plugin's generated module calls it). The file
  * is read and every case's mocks validated while Vitest collects the file, so a fault fails the file with its
- * pointer before any test runs.
+ * pointer before any test runs. A failed case points at the YAML line of the expectation it missed; a case
+ * that passes prints nothing (its report shows under a verbose reporter, or when a variant failed).
  */
 export function defineYamlEvals(module: YamlEvalsModule): void {
-  const cases = readYamlEvalFile(module.source, module.file);
-  const parts = cases.map((evalCase) => yamlSessionParts(module.file, evalCase));
+  const cases = readLocatedYamlCases(module.source, module.file, module.path);
+  const parts = cases.map(({ evalCase }) => yamlSessionParts(module.file, evalCase));
   // HTTP mocks answer what tooltrace's MSW server catches, and a strict session needs it to see every request:
   // the file starts one when a case has either.
   if (parts.some((part) => part.http.length > 0 || part.strict)) {
@@ -33,29 +38,29 @@ export function defineYamlEvals(module: YamlEvalsModule): void {
     });
     afterAll(() => server?.close());
   }
-  for (const evalCase of cases) {
-    const load = module.agents[evalCase.name];
+  for (const located of cases) {
+    const { evalCase } = located;
+    const agent = module.agents[evalCase.name];
     test(evalCase.name, async () => {
-      if (load === undefined)
-        throw usageError(
-          `YAML eval ${module.file}, case "${evalCase.name}": no agent module to run it against.`,
+      if (agent === undefined)
+        throw located.fault(
+          "/name",
+          "no agent module to run it against.",
           "add `agent: ./my-agent.ts` to the case (a module whose default export is defineEvalAgent(...)), or set tooltrace({ evals: { agent } }).",
         );
-      const loaded = await load();
-      const factory = (loaded.default ?? loaded.agent) as EvalAgentFactory | undefined;
-      if (typeof factory !== "function")
-        throw usageError(
-          `YAML eval ${module.file}, case "${evalCase.name}": the agent module's default export is not a function.`,
-          "export default defineEvalAgent(({ seed }) => ({ agent, tools })).",
-        );
+      const factory = agentFactoryOf(located, await agent.load(), agent.spec);
       const variants = envNumber("TOOLTRACE_VARIANTS") ?? evalCase.mocks?.variants ?? module.defaults.variants ?? 1;
       const seed = envNumber("TOOLTRACE_SEED") ?? evalCase.mocks?.seed ?? module.defaults.seed ?? 1;
-      const result = await runYamlCase(module.file, evalCase, factory, { variants, seed });
-      printOut("console", result.report, "log");
-      if (!result.ok)
-        throw new Error(
-          message(`YAML eval "${evalCase.name}": ${result.trials.passed} of ${result.trials.count} variants passed.\n${result.report}`),
+      const result = await runYamlCase(located, factory, { variants, seed });
+      const { passed, count } = result.trials;
+      if (!result.ok) {
+        const miss = result.firstMiss;
+        const failure = new Error(
+          message(`YAML eval "${evalCase.name}": ${passed} of ${count} variants passed${miss ? `: ${miss.text}` : ""}.\n${result.report}`),
         );
+        throw located.pointAt(failure, miss?.pointer ?? "/name");
+      }
+      if (passed < count || runFlags.verbose) printOut("console", result.report, "log");
     });
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { splitAgentSpec } from "../evals/yaml-agent.js";
 import { readYamlEvalFile } from "../evals/yaml-file.js";
 
 /** YAML eval files, found beside test files: `flights.eval.yaml`. */
@@ -7,7 +8,7 @@ export const YAML_EVAL_PATTERN = "**/*.eval.{yaml,yml}";
 
 /** The plugin's `evals` option: where the agent modules of YAML evals are, and the variants to run. */
 export interface YamlEvalsOptions {
-  /** The agent module of every case that names none (a path from the project root). */
+  /** The agent module of every case that names none (a path from the project root; `#name` names an export). */
   readonly agent?: string;
   /** Agent modules by the case's `adapter` (evalview's `anthropic`, `openai`, ...), from the project root. */
   readonly adapters?: { readonly [adapter: string]: string };
@@ -26,16 +27,18 @@ export function yamlEvalModule(id: string, root: string, runtime: string, option
   const source = readFileSync(id, "utf8");
   const agents: string[] = [];
   for (const entry of casesOf(source, id)) {
-    const path =
+    const spec =
       typeof entry.agent === "string"
-        ? resolve(dirname(id), entry.agent)
+        ? { spec: entry.agent, from: dirname(id) }
         : typeof entry.adapter === "string" && options.adapters?.[entry.adapter]
-          ? fromRoot(root, options.adapters[entry.adapter] as string)
+          ? { spec: options.adapters[entry.adapter] as string, from: root }
           : options.agent
-            ? fromRoot(root, options.agent)
+            ? { spec: options.agent, from: root }
             : undefined;
-    if (typeof entry.name === "string" && path !== undefined)
-      agents.push(`${JSON.stringify(entry.name)}: () => import(${JSON.stringify(path)})`);
+    if (typeof entry.name !== "string" || spec === undefined) continue;
+    const path = splitAgentSpec(spec.spec).path;
+    const file = isAbsolute(path) ? path : resolve(spec.from, path);
+    agents.push(`${JSON.stringify(entry.name)}: { spec: ${JSON.stringify(spec.spec)}, load: () => import(${JSON.stringify(file)}) }`);
   }
   const defaults = {
     ...(options.variants !== undefined ? { variants: options.variants } : {}),
@@ -43,7 +46,7 @@ export function yamlEvalModule(id: string, root: string, runtime: string, option
   };
   return [
     `import { defineYamlEvals } from ${JSON.stringify(runtime)};`,
-    `defineYamlEvals({ file: ${JSON.stringify(relative(root, id))}, source: ${JSON.stringify(source)}, agents: { ${agents.join(", ")} }, defaults: ${JSON.stringify(defaults)} });`,
+    `defineYamlEvals({ file: ${JSON.stringify(relative(root, id))}, path: ${JSON.stringify(id)}, source: ${JSON.stringify(source)}, agents: { ${agents.join(", ")} }, defaults: ${JSON.stringify(defaults)} });`,
     "",
   ].join("\n");
 }
@@ -58,8 +61,4 @@ function casesOf(source: string, id: string): readonly { name?: unknown; agent?:
   } catch {
     return [];
   }
-}
-
-function fromRoot(root: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(root, path);
 }

@@ -1,28 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
-import { packageFile } from "../fixtures/versions.js";
+import { vitestInYamlProject as vitest, yamlProject as project } from "./yaml-child.js";
 
-const project = join(import.meta.dirname, "../fixtures/yaml-project");
 const runs = join(project, "runs");
 mkdirSync(runs, { recursive: true });
 const folder = mkdtempSync(join(runs, "case-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-async function vitest(env: Record<string, string>, ...args: string[]) {
-  return promisify(execFile)(
-    process.execPath,
-    [packageFile("vitest", "vitest.mjs"), "run", "--config", join(project, "vitest.config.ts"), ...args],
-    {
-      env: { ...process.env, NO_COLOR: "1", ...env },
-    },
-  ).then(
-    (ok) => ({ code: 0, output: ok.stdout + ok.stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
-  );
-}
 
 /** Writes a YAML eval beside the fixture's agent and runs only it. */
 async function runYaml(name: string, yaml: string, env: Record<string, string> = {}) {
@@ -98,26 +82,31 @@ describe("YAML evals in evalview's schema", { timeout: 60_000 }, () => {
     );
     // One variant in three missed a tool: evalview exits 1 on any failed test, and so does the Vitest run.
     expect(code).toBe(1);
-    expect(output).toContain('YAML eval "flight-booking-sim": 2 of 3 variants passed.');
+    expect(output).toContain('YAML eval "flight-booking-sim": 2 of 3 variants passed: tools not called: book_flight (score 50 < 70).');
   });
 
-  test("a tool mock for a tool the agent lacks is unused, as in evalview: said once, and the case passes", async () => {
+  test("a tool mock for a tool the agent lacks (no typo of one it has) is unused, as in evalview: said once; the case passes quietly", async () => {
     const { code, output } = await vitest({ FIXTURE_ONLY: "flight-booking.eval.yaml", FIXTURE_NO_EMAIL: "1", FIXTURE_HESITATE: "0" });
     expect(output).toContain(
       '[tooltrace] YAML eval "flight-booking-sim": tool_mocks/2 mocks send_email, which the agent does not have: it is never used.',
     );
     expect(output.match(/mocks send_email/g)).toHaveLength(1);
-    expect(output).toContain("Pass rate: 1/1");
+    expect(output).toMatch(/✓ flight-booking\.eval\.yaml \(1 test\)/);
+    // A green case prints no report of its own (a verbose reporter shows it).
+    expect(output).not.toContain("▶ flight-booking-sim");
     expect(code).toBe(0);
   });
 
-  test("every variant passing passes; TOOLTRACE_SEED moves the seed", async () => {
-    const { code, output } = await vitest({
-      TOOLTRACE_VARIANTS: "2",
-      TOOLTRACE_SEED: "7",
-      FIXTURE_HESITATE: "0",
-      FIXTURE_ONLY: "flight-booking.eval.yaml",
-    });
+  test("every variant passing passes; TOOLTRACE_SEED moves the seed; a verbose reporter shows the report", async () => {
+    const { code, output } = await vitest(
+      {
+        TOOLTRACE_VARIANTS: "2",
+        TOOLTRACE_SEED: "7",
+        FIXTURE_HESITATE: "0",
+        FIXTURE_ONLY: "flight-booking.eval.yaml",
+      },
+      "--reporter=verbose",
+    );
     expect(output).toContain("▶ flight-booking-sim  (seed=7, variants=2)");
     expect(code).toBe(0);
   });
@@ -214,7 +203,9 @@ faults:
     expect(cost.output).toContain('case "c" at /thresholds/max_cost: tooltrace knows no prices, so it cannot check a cost.');
     const unknown = await refused("unknown.eval.yaml");
     expect(unknown.output).toContain('case "u" at /mocks/tool_mock: unknown field `tool_mock`.');
-    expect(unknown.output).toContain("Fix: use one of: seed, strict, variants, tool_mocks, response_mocks, http_mocks.");
+    expect(unknown.output).toContain(
+      "Fix: did you mean `tool_mocks`? Fields here: seed, strict, variants, tool_mocks, response_mocks, http_mocks.",
+    );
     // Every fault at once, each at its key's line and column, and the code frame at the first.
     const slash = await refused("slash.eval.yaml");
     expect(slash.output).toMatch(/slash\.eval\.yaml:5:3, case "s" at \/mocks\/a~1b~0: unknown field `a\/b~`\./);
