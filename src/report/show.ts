@@ -37,11 +37,12 @@ export function openPage(page: string): void {
       `[tooltrace] no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
       "stderr",
     );
-  if (headless) return cannot("no display: DISPLAY and WAYLAND_DISPLAY are unset");
-  if (!onPath(opener)) return cannot(`\`${opener}\` is not installed`);
-  spawn(opener, [page], { detached: true, stdio: "ignore" })
-    .on("error", (error) => cannot(error.message))
-    .unref();
+  if (headless) cannot("no display: DISPLAY and WAYLAND_DISPLAY are unset");
+  else if (!onPath(opener)) cannot(`\`${opener}\` is not installed`);
+  else
+    spawn(opener, [page], { detached: true, stdio: "ignore" })
+      .on("error", (error) => cannot(error.message))
+      .unref();
 }
 
 function onPath(command: string): boolean {
