@@ -70,8 +70,7 @@ export async function init(folder: string): Promise<InitReport> {
   const missing = [...project.missing, ...setup.needs.filter((name) => !project.dependencies.includes(name))];
   if (missing.length > 0) {
     const names = missing.join(" ");
-    const it = missing.length === 1 ? "it" : "them";
-    lines.push(`  add ${names}: the first eval needs ${it}, and package.json does not list ${it} (npm i -D ${names})`);
+    lines.push(`  add ${names}: the first eval needs ${missing.length === 1 ? "it" : "them"} (npm i -D ${names})`);
   }
   if (setup.config.kind === "manual") {
     // The evals run only once the config has tooltrace: the one thing left to do comes before the command.

@@ -20,16 +20,19 @@ export function jestEval(route: ModelRoute): string {
   const imports = [
     `import { ${tooltrace} } from "tooltrace";`,
     ...(route === "wire" ? ['import { startLlmServer } from "tooltrace/msw";'] : []),
-    'import { tools, weatherAgent } from "./weather-agent.mjs";',
+    ...(route === "wire" ? [] : ['import { tools, weatherAgent } from "./weather-agent.mjs";']),
     ...(route === "none" ? [] : ['import { weatherModel } from "./weather-model.mjs";']),
   ];
   const server =
     route === "wire"
       ? `
-// Under Jest a test file runs in a realm of its own: the scripted model answers the agent's requests through MSW.
+// Under Jest a test file runs in a realm of its own: the scripted model answers the agent through MSW, started
+// before the agent's module makes its client (a client keeps the \`fetch\` it was made with).
 let llm;
-beforeAll(() => {
+let agent;
+beforeAll(async () => {
   llm = startLlmServer();
+  agent = await import("./weather-agent.mjs");
 });
 afterAll(() => llm.close());
 `
@@ -38,7 +41,7 @@ afterAll(() => llm.close());
     route === "ai-sdk"
       ? "const agent = (message) => weatherAgent(mockModel(weatherModel), message);\n  const session = createSession({ agent, tools, stubs });"
       : route === "wire"
-        ? "const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
+        ? "const { tools, weatherAgent } = agent;\n  const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
         : "const session = createSession({ agent: weatherAgent, tools, stubs });";
   return `${imports.join("\n")}
 
