@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npx tooltrace init`: the plugin in the project's Vitest config and a first eval.
+ * `npx tooltrace init`: the plugin in the project's Vitest config (tooltrace/jest in a Jest project) and a first eval.
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
