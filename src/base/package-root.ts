@@ -27,3 +27,9 @@ export function packageRoot(): string {
 export function runsFromBuild(): boolean {
   return fileURLToPath(import.meta.url).startsWith(join(packageRoot(), "dist"));
 }
+
+/** This package's version, from its package.json. */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown };
+  return typeof manifest.version === "string" ? manifest.version : "unknown";
+}

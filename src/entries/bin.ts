@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npx tooltrace init`: the plugin in the project's Vitest config and a first eval.
+ * `npx tooltrace init`: the plugin in the project's Vitest config (tooltrace/jest in a Jest project) and a first eval.
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
  * `npx tooltrace mcp serve <file> [--http[=port]]`: a file's tools and stub rules as an MCP server.
  */
+import { packageVersion } from "../base/package-root.js";
+import { PREFIX } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import { mcpServeCommand } from "../agents/mcp-serve-command.js";
 import { init } from "../init/init.js";
@@ -19,13 +21,18 @@ const USAGE = [
   "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
   "       tooltrace cassettes check [vitest arguments]",
   "       tooltrace mcp serve <tools and stubs file> [--http[=port]]",
+  "       tooltrace --help | --version",
   "",
 ].join("\n");
+const HELP = ["--help", "-h", "help"];
 const [command, ...rest] = process.argv.slice(2);
 const flags = rest.filter((arg) => arg.startsWith("--"));
 const targets = rest.filter((arg) => !arg.startsWith("--"));
 try {
-  if (command === "init") {
+  if (command !== undefined && HELP.includes(command)) printOut("command output", USAGE, "stdout");
+  else if (command === "--version") printOut("command output", packageVersion(), "stdout");
+  else if (command === "init" && rest.length > 0) initOption(rest[0] as string);
+  else if (command === "init") {
     const report = await init(process.cwd());
     printOut("command output", report.lines.join("\n"), "stdout");
     if (!report.ok) process.exitCode = 1;
@@ -55,4 +62,15 @@ try {
 } catch (error) {
   printOut("command output", error instanceof Error ? error.message : String(error), "stderr");
   process.exitCode = 1;
+}
+
+/** `tooltrace init` with an argument: help or the version, or a refusal that names the argument (nothing written). */
+function initOption(option: string): void {
+  if (HELP.includes(option)) printOut("command output", USAGE, "stdout");
+  else if (option === "--version") printOut("command output", packageVersion(), "stdout");
+  else {
+    const what = option.startsWith("-") ? "unknown option" : "unexpected argument";
+    printOut("command output", `${PREFIX} init: ${what} ${option}: init takes none (see tooltrace --help).`, "stderr");
+    process.exitCode = 2;
+  }
 }

@@ -5,25 +5,56 @@ import { TooltraceError } from "../exits/errors.js";
 /** The agent libraries `tooltrace init` writes a first eval for, most specific first. */
 export type AgentLibrary = "agents-sdk" | "langchain" | "ai-sdk" | "openai" | "anthropic" | "plain";
 
+/** The LangChain chat model packages the LangChain agent can use. */
+export type LangchainModel = "@langchain/openai" | "@langchain/anthropic";
+
+/** The test runner the first eval is written for. */
+export type TestRunner = "vitest" | "jest";
+
 /** What `init` found in the project's `package.json`. */
 export interface Project {
   readonly library: AgentLibrary;
   /** The LangChain chat model package, for a LangChain project. */
-  readonly langchainModel?: "@langchain/openai" | "@langchain/anthropic";
+  readonly langchainModel?: LangchainModel;
+  /** Packages the library's agent imports that package.json does not list yet, for the user to add. */
+  readonly missing: readonly string[];
+  /** The project's dependencies and devDependencies, by name. */
+  readonly dependencies: readonly string[];
   /** Other agent libraries the project has, for the summary. */
   readonly others: readonly AgentLibrary[];
+  /** Jest when the project has `jest` and no `vitest`; Vitest otherwise. */
+  readonly runner: TestRunner;
+  /** Whether package.json has a `jest` key (Jest's config, when it has no config file). */
+  readonly jestKey: boolean;
 }
 
-const LIBRARIES: readonly [AgentLibrary, (deps: Set<string>) => boolean][] = [
-  ["agents-sdk", (deps) => deps.has("@openai/agents")],
-  [
-    "langchain",
-    (deps) => (deps.has("langchain") || deps.has("@langchain/core")) && (deps.has("@langchain/openai") || deps.has("@langchain/anthropic")),
-  ],
-  ["ai-sdk", (deps) => deps.has("ai")],
-  ["openai", (deps) => deps.has("openai")],
-  ["anthropic", (deps) => deps.has("@anthropic-ai/sdk")],
+// Each library is found from any of its packages, the core one alone too: a project often adds the model
+// package later.
+const LIBRARIES: readonly (readonly [AgentLibrary, readonly string[]])[] = [
+  ["agents-sdk", ["@openai/agents", "@openai/agents-core", "@openai/agents-openai"]],
+  ["langchain", ["langchain", "@langchain/core", "@langchain/langgraph", "@langchain/openai", "@langchain/anthropic"]],
+  ["ai-sdk", ["ai"]],
+  ["openai", ["openai"]],
+  ["anthropic", ["@anthropic-ai/sdk"]],
 ];
+
+/** The packages each library's agent imports. */
+function importedBy(library: AgentLibrary, langchainModel: LangchainModel): readonly string[] {
+  switch (library) {
+    case "agents-sdk":
+      return ["@openai/agents"];
+    case "langchain":
+      return ["langchain", "@langchain/core", langchainModel];
+    case "ai-sdk":
+      return ["ai"];
+    case "openai":
+      return ["openai"];
+    case "anthropic":
+      return ["@anthropic-ai/sdk"];
+    case "plain":
+      return [];
+  }
+}
 
 /** Reads the project's `package.json`; `undefined` when the folder has none. */
 export function detectProject(folder: string): Project | undefined {
@@ -39,11 +70,18 @@ export function detectProject(folder: string): Project | undefined {
     );
   }
   const deps = new Set([...Object.keys(parsed.dependencies ?? {}), ...Object.keys(parsed.devDependencies ?? {})]);
-  const found = LIBRARIES.filter(([, present]) => present(deps)).map(([library]) => library);
+  const found = LIBRARIES.filter(([, names]) => names.some((name) => deps.has(name))).map(([library]) => library);
   const library = found[0] ?? "plain";
+  // Claude through LangChain when that is what the project has; OpenAI otherwise.
+  const anthropic = deps.has("@langchain/anthropic") || (deps.has("@anthropic-ai/sdk") && !deps.has("openai"));
+  const langchainModel: LangchainModel = !deps.has("@langchain/openai") && anthropic ? "@langchain/anthropic" : "@langchain/openai";
   return {
     library,
-    ...(library === "langchain" ? { langchainModel: deps.has("@langchain/openai") ? "@langchain/openai" : "@langchain/anthropic" } : {}),
+    ...(library === "langchain" ? { langchainModel } : {}),
+    missing: importedBy(library, langchainModel).filter((name) => !deps.has(name)),
+    dependencies: [...deps],
     others: found.slice(1),
+    runner: deps.has("jest") && !deps.has("vitest") ? "jest" : "vitest",
+    jestKey: parsed.jest !== undefined,
   };
 }

@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PREFIX } from "../exits/errors.js";
-import { type AgentLibrary, detectProject } from "./detect.js";
+import { writeSource } from "../exits/out.js";
+import { type AgentLibrary, detectProject, type Project } from "./detect.js";
+import { addJestSetup, JEST_SETUP } from "./jest-config.js";
 import { weatherAgentFile } from "./templates/agents.js";
-import { type InitFiles, type ModelRoute, WEATHER_MODEL, weatherEval, yamlEval } from "./templates/shared.js";
+import { JEST_RUN, jestEval } from "./templates/jest.js";
+import { type InitFiles, type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "./templates/shared.js";
 import { checkConfig } from "./verify-config.js";
 import { addPlugin, type ConfigOutcome, PLUGIN_IMPORT, setsInclude } from "./vitest-config.js";
-import { writeSource } from "../exits/out.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
   "agents-sdk": "the OpenAI Agents SDK",
@@ -23,10 +25,22 @@ export interface InitReport {
   readonly lines: readonly string[];
 }
 
+/** The runner's part of init: its config's outcome, the files of the first eval, and how to run them. */
+interface RunnerSetup {
+  readonly config: ConfigOutcome;
+  readonly files: InitFiles;
+  readonly run: string;
+  /** What to add to a config init left as it is. */
+  readonly add: string;
+  /** Packages the eval imports beside the agent library's. */
+  readonly needs: readonly string[];
+}
+
 /**
  * `npx tooltrace init`: adds the plugin to the project's Vitest config (writing one if there is none, touching
  * nothing else) and writes a first eval for the agent library `package.json` names, with the same eval in YAML.
- * A file that exists is never overwritten.
+ * In a Jest project (`jest` and no `vitest`), gives Jest tooltrace's setup file and writes the eval as a Jest
+ * test in JavaScript. A file that exists is never overwritten.
  */
 export async function init(folder: string): Promise<InitReport> {
   const project = detectProject(folder);
@@ -36,16 +50,10 @@ export async function init(folder: string): Promise<InitReport> {
       lines: [`${PREFIX} init: no package.json here. Run it in your project's folder (npm init -y first for a new one).`],
     };
   const lines = [`${PREFIX} init: ${NAMES[project.library]} found in package.json.`];
-  const config = await checked(folder, addPlugin(folder));
-  lines.push(configLine(config));
   const route: ModelRoute = project.library === "ai-sdk" ? "ai-sdk" : project.library === "plain" ? "none" : "wire";
-  const files: InitFiles = {
-    "evals/weather-agent.ts": weatherAgentFile(project.library, project.langchainModel),
-    ...(route === "none" ? {} : { "evals/weather-model.ts": WEATHER_MODEL }),
-    "evals/weather.eval.ts": weatherEval(route),
-    ...yamlEval(route),
-  };
-  for (const [path, text] of Object.entries(files)) {
+  const setup = project.runner === "jest" ? jestSetup(folder, project, route) : await vitestSetup(folder, project, route);
+  lines.push(configLine(setup.config));
+  for (const [path, text] of Object.entries(setup.files)) {
     const target = join(folder, path);
     if (existsSync(target)) {
       lines.push(`  kept ${path}: it exists (nothing is overwritten)`);
@@ -55,12 +63,52 @@ export async function init(folder: string): Promise<InitReport> {
     writeSource("init files", target, `${path.endsWith(".yaml") ? "#" : "//"} ${path}\n${text}`);
     lines.push(`  wrote ${path}`);
   }
-  if (setsInclude(folder))
+  if (project.runner === "vitest" && setsInclude(folder))
     lines.push('  your config sets `include`: add "evals/**/*.eval.{ts,yaml}" to it, or the evals are not collected');
   if (project.others.length > 0)
     lines.push(`  also found: ${project.others.map((library) => NAMES[library]).join(", ")} (the first eval uses the first)`);
-  lines.push("Run it: npx vitest run evals");
+  const missing = [...project.missing, ...setup.needs.filter((name) => !project.dependencies.includes(name))];
+  if (missing.length > 0) {
+    const names = missing.join(" ");
+    lines.push(`  add ${names}: the first eval needs ${missing.length === 1 ? "it" : "them"} (npm i -D ${names})`);
+  }
+  if (setup.config.kind === "manual") {
+    // The evals run only once the config has tooltrace: the one thing left to do comes before the command.
+    lines.push(`Add to ${setup.config.file}: ${setup.add}`);
+    lines.push(`Then run it: ${setup.run}`);
+  } else lines.push(`Run it: ${setup.run}`);
   return { ok: true, lines };
+}
+
+async function vitestSetup(folder: string, project: Project, route: ModelRoute): Promise<RunnerSetup> {
+  return {
+    config: await checked(folder, addPlugin(folder)),
+    files: {
+      "evals/weather-agent.ts": weatherAgentFile(project.library, "ts", project.langchainModel),
+      ...(route === "none" ? {} : { "evals/weather-model.ts": weatherModelFile("ts") }),
+      "evals/weather.eval.ts": weatherEval(route),
+      ...yamlEval(route),
+    },
+    run: "npx vitest run evals",
+    add: `\`${PLUGIN_IMPORT}\` at the top, and \`tooltrace()\` in its \`plugins: [...]\``,
+    needs: [],
+  };
+}
+
+/** Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files. */
+function jestSetup(folder: string, project: Project, route: ModelRoute): RunnerSetup {
+  return {
+    config: addJestSetup(folder, project.jestKey),
+    files: {
+      "evals/weather-agent.mjs": weatherAgentFile(project.library, "js", project.langchainModel),
+      ...(route === "none" ? {} : { "evals/weather-model.mjs": weatherModelFile("js") }),
+      "evals/weather.test.mjs": jestEval(route),
+    },
+    run: JEST_RUN,
+    add: `\`${JEST_SETUP}\``,
+    // Under Jest, a session's model answers on the wire through MSW.
+    needs: route === "wire" ? ["msw"] : [],
+  };
 }
 
 /**
@@ -72,18 +120,18 @@ async function checked(folder: string, outcome: ConfigOutcome): Promise<ConfigOu
   const check = await checkConfig(folder, outcome.file);
   if (check !== "no plugin") return outcome;
   if (outcome.kind === "added" && outcome.original !== undefined) writeSource("init files", join(folder, outcome.file), outcome.original);
-  return { kind: "manual", file: outcome.file, why: `add \`${PLUGIN_IMPORT}\` and \`tooltrace()\` to its \`plugins\`` };
+  return { kind: "manual", file: outcome.file, why: "with the plugin added, it still loaded without it" };
 }
 
 function configLine(outcome: ConfigOutcome): string {
   switch (outcome.kind) {
     case "created":
-      return `  wrote ${outcome.file} with the plugin`;
+      return `  wrote ${outcome.file} with ${outcome.file.startsWith("jest") ? "tooltrace's setup file" : "the plugin"}`;
     case "added":
       return `  added the plugin to ${outcome.file}`;
     case "present":
-      return `  ${outcome.file} has the plugin already`;
+      return `  ${outcome.file} has ${outcome.file.startsWith("vite") ? "the plugin" : "tooltrace's setup file"} already`;
     case "manual":
-      return `  left ${outcome.file} as it is (its shape is not one init edits): ${outcome.why}`;
+      return `  left ${outcome.file} as it is: ${outcome.why}`;
   }
 }

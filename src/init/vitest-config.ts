@@ -17,7 +17,7 @@ export type ConfigOutcome =
 /**
  * Adds the plugin to the project's Vitest config, touching nothing else: the import after the last import, and
  * `tooltrace()` first in `plugins: [` (or a `plugins` entry first in `defineConfig({`). With no config, writes one.
- * A config it cannot read that way is left as it is, and the outcome says what to add.
+ * A config it cannot read that way is left as it is, and the outcome says why.
  */
 export function addPlugin(folder: string): ConfigOutcome {
   const existing = NAMES.find((name) => existsSync(join(folder, name)));
@@ -37,16 +37,14 @@ export function addPlugin(folder: string): ConfigOutcome {
   const code = codeOnly(text);
   if (/\btooltrace\s*\(/.test(code) && text.includes("tooltrace/vitest")) return { kind: "present", file: existing };
   // Found in the code only: a comment or a string that mentions `plugins: [` is not the config's plugins.
-  const withPlugin =
-    insertAt(text, code, /plugins\s*:\s*\[\s*/, (found) => (/\]$/.test(found) ? "tooltrace()" : "tooltrace(), "), ["]"]) ??
-    insertAt(text, code, /defineConfig\(\s*\{/, () => " plugins: [tooltrace()],");
+  const withPlugin = firstInPlugins(text, code) ?? pluginsInDefineConfig(text, code);
   const imports = [...code.matchAll(/^import\b[^;]*;?[^\n]*$/gm)];
   const last = imports.at(-1);
   if (withPlugin === undefined || last === undefined || /\brequire\(/.test(text)) {
     return {
       kind: "manual",
       file: existing,
-      why: `add \`${IMPORT}\` and \`tooltrace()\` to its \`plugins\``,
+      why: "its shape is not one init edits",
     };
   }
   const at = (last.index ?? 0) + last[0].length;
@@ -57,23 +55,61 @@ export function addPlugin(folder: string): ConfigOutcome {
   return { kind: "added", file: existing, original: text };
 }
 
-/**
- * `text` with `insert(found)` put right after the first match of `pattern` in its code (`code`: the text with
- * comments and strings blanked), or `undefined` when the code has none.
- */
-function insertAt(
-  text: string,
-  code: string,
-  pattern: RegExp,
-  insert: (found: string) => string,
-  closers: readonly string[] = [],
-): string | undefined {
-  const match = pattern.exec(code);
+/** `text` with `tooltrace()` first in its `plugins: [...]` list, formatted as the list is; `undefined` without one. */
+function firstInPlugins(text: string, code: string): string | undefined {
+  const match = /plugins\s*:\s*\[/.exec(code);
+  if (match === null) return undefined;
+  const open = match.index + match[0].length;
+  const close = closingBracket(code, open);
+  if (close === undefined) return undefined;
+  const inside = text.slice(open, close);
+  const edit = (list: string) => `${text.slice(0, open)}${list}${text.slice(close)}`;
+  if (inside.trim() === "") return edit("tooltrace()");
+  if (!inside.includes("\n")) {
+    // One line, `[a(), b()]`: a trailing comma goes, as a formatter takes it off a list on one line.
+    const rest = inside.trim().replace(/,$/, "");
+    if (code.slice(open, close).trim() === "") return edit(rest === "" ? "tooltrace()" : `${rest} tooltrace()`);
+    return edit(`tooltrace(), ${rest}`);
+  }
+  const first = inside.search(/\S/);
+  const lead = inside.slice(0, first === -1 ? inside.length : first);
+  // The first entry on the bracket's line: `[a(),\n  b()]`.
+  if (first !== -1 && !lead.includes("\n")) return edit(`tooltrace(), ${inside.slice(first)}`);
+  const indent = /[ \t]*$/.exec(lead)?.[0] ?? "";
+  if (code.slice(open, close).trim() === "") {
+    // Comments only: the plugin on a line of its own after them.
+    const end = inside.trimEnd().length;
+    return edit(`${inside.slice(0, end)}\n${indent}tooltrace(),${inside.slice(end)}`);
+  }
+  return edit(`${lead}tooltrace(),\n${indent}${inside.slice(first)}`);
+}
+
+/** `text` with a `plugins` entry first in `defineConfig({...})`, on a line of its own when the object has them. */
+function pluginsInDefineConfig(text: string, code: string): string | undefined {
+  const match = /defineConfig\(\s*\{/.exec(code);
   if (match === null) return undefined;
   const at = match.index + match[0].length;
-  // `plugins: []`: the plugin goes in alone, with no comma before the bracket.
-  const empty = closers.some((closer) => code.startsWith(closer, at));
-  return `${text.slice(0, at)}${insert(empty ? `${match[0]}]` : match[0])}${text.slice(at)}`;
+  const next = code.slice(at).search(/\S/);
+  if (next === -1) return undefined;
+  const lead = text.slice(at, at + next);
+  if (code[at + next] === "}" && lead.trim() === "") return `${text.slice(0, at)} plugins: [tooltrace()] ${text.slice(at + next)}`;
+  if (!lead.includes("\n")) return `${text.slice(0, at)} plugins: [tooltrace()],${text.slice(at)}`;
+  const indent = /[ \t]*$/.exec(lead)?.[0] ?? "";
+  return `${text.slice(0, at)}\n${indent}plugins: [tooltrace()],${text.slice(at)}`;
+}
+
+/** Where the bracket opened just before `from` closes in `code` (comments and strings blanked), or `undefined`. */
+function closingBracket(code: string, from: number): number | undefined {
+  let depth = 0;
+  for (let i = from; i < code.length; i++) {
+    const char = code[i];
+    if (char === "[" || char === "(" || char === "{") depth += 1;
+    else if (char === "]" || char === ")" || char === "}") {
+      if (depth === 0) return char === "]" ? i : undefined;
+      depth -= 1;
+    }
+  }
+  return undefined;
 }
 
 /** Whether the config sets its own `include`, which the plugin leaves as it is (the eval pattern is not added). */

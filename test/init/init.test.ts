@@ -25,12 +25,23 @@ async function vitestRun(project: string): Promise<string> {
   return stripVTControlCharacters(`${result.stdout}\n${result.stderr}`);
 }
 
-const libraries: Record<string, { dependencies: Record<string, string>; found: string }> = {
+const libraries: Record<string, { dependencies: Record<string, string>; found: string; add?: string }> = {
   "the AI SDK": { dependencies: { ai: "*" }, found: "the AI SDK found" },
   "the OpenAI SDK": { dependencies: { openai: "*" }, found: "the OpenAI SDK found" },
   "the Anthropic SDK": { dependencies: { "@anthropic-ai/sdk": "*" }, found: "the Anthropic SDK found" },
-  LangChain: { dependencies: { langchain: "*", "@langchain/openai": "*" }, found: "LangChain found" },
-  "the OpenAI Agents SDK": { dependencies: { "@openai/agents": "*", openai: "*" }, found: "the OpenAI Agents SDK found" },
+  LangChain: {
+    dependencies: { langchain: "*", "@langchain/openai": "*" },
+    found: "LangChain found",
+    // The agent imports its tool() from @langchain/core, which langchain has as a peer dependency.
+    add: "add @langchain/core: the first eval needs it (npm i -D @langchain/core)",
+  },
+  // Problem: LangChain without a model package yet was "no agent library", and got a plain agent.
+  "LangChain's core packages alone": {
+    dependencies: { langchain: "*", "@langchain/core": "*" },
+    found: "LangChain found",
+    add: "add @langchain/openai: the first eval needs it (npm i -D @langchain/openai)",
+  },
+  "the OpenAI Agents SDK": { dependencies: { "@openai/agents": "*" }, found: "the OpenAI Agents SDK found" },
   "no agent library": { dependencies: {}, found: "no agent library (a plain agent) found" },
 };
 
@@ -61,10 +72,12 @@ function initializedAll(): Promise<Map<string, { project: string; said: string; 
 }
 
 describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
-  for (const [name, { found }] of Object.entries(libraries)) {
+  for (const [name, { found, add }] of Object.entries(libraries)) {
     test(`${name}: a config with the plugin, a first eval and its YAML twin; the first run is green`, { timeout: 120_000 }, async () => {
       const { project, said, typeErrors } = (await initializedAll()).get(name) as { project: string; said: string; typeErrors: string };
       expect(said).toContain(found);
+      if (add === undefined) expect(said).not.toContain("  add ");
+      else expect(said).toContain(add);
       expect(said).toContain("wrote vitest.config.ts with the plugin");
       for (const file of ["evals/weather-agent.ts", "evals/weather.eval.ts", "evals/weather.eval.yaml", "evals/weather-yaml-agent.ts"])
         expect(existsSync(join(project, file)), file).toBe(true);
@@ -82,7 +95,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
     expect(said).toContain("added the plugin to vitest.config.ts");
     const edited = readFileSync(join(project, "vitest.config.ts"), "utf8");
     expect(edited).toBe(
-      `import { defineConfig } from "vitest/config";\nimport { tooltrace } from "tooltrace/vitest";\n\nexport default defineConfig({ plugins: [tooltrace()],\n  test: { testTimeout: 20_000 },\n});\n`,
+      `import { defineConfig } from "vitest/config";\nimport { tooltrace } from "tooltrace/vitest";\n\nexport default defineConfig({\n  plugins: [tooltrace()],\n  test: { testTimeout: 20_000 },\n});\n`,
     );
     writeFileSync(join(project, "evals/weather.eval.ts"), "// mine\n");
     const again = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
@@ -102,9 +115,8 @@ describe.skipIf(!projectInstalled)("npx tooltrace init", () => {
     );
     const odd = `module.exports = require("./shared-config.cjs");\n`;
     const { project: other, said } = await initIn("odd", {}, { "vitest.config.cjs": odd });
-    expect(said).toContain(
-      'left vitest.config.cjs as it is (its shape is not one init edits): add `import { tooltrace } from "tooltrace/vitest";`',
-    );
+    expect(said).toContain("left vitest.config.cjs as it is: its shape is not one init edits");
+    expect(said).toContain('Add to vitest.config.cjs: `import { tooltrace } from "tooltrace/vitest";` at the top');
     expect(readFileSync(join(other, "vitest.config.cjs"), "utf8")).toBe(odd);
   });
 

@@ -4,19 +4,38 @@ export type InitFiles = Readonly<Record<string, string>>;
 /** How a library's eval hands the model to its agent: the wire (a session's `llm`), an AI SDK model object, or none. */
 export type ModelRoute = "wire" | "ai-sdk" | "none";
 
-export const STAND_IN = `// A stand-in for your agent: point the evals at your own agent and tools instead. Its real weather service is
-// never called in these evals: a stub rule answers the tool, and a scripted model stands in for the LLM.`;
+/** The language of the files init writes: TypeScript for Vitest, JavaScript modules for Jest (no transform needed). */
+export type SourceLanguage = "ts" | "js";
+
+/** Keeps a TypeScript-only fragment (a type annotation, `as const`) in TypeScript, and drops it in JavaScript. */
+export function typed(lang: SourceLanguage): (fragment: string) => string {
+  return (fragment) => (lang === "ts" ? fragment : "");
+}
+
+/** The tool's body in every agent: the stand-in service is never reached in an eval. */
+export const UNREACHABLE = "throw new Error(`the weather service is not reachable from tests (asked for ${city})`);";
+/** The key line each wire agent has, true in a tooltrace run. */
+export const ANY_KEY = "// Any key: in a tooltrace run the session's scripted model answers on the wire.";
+
+/** The header of the agent file: what in the evals stands in for the real services, true for the route. */
+export function standIn(route: ModelRoute): string {
+  const model = route === "none" ? "" : ", and a scripted model stands in for the LLM";
+  return `// A stand-in for your agent: point the evals at your own agent and tools instead. Its real weather service is
+// never called in these evals: a stub rule answers the tool${model}.`;
+}
 
 /** The scripted model: one tool call, then an answer from what the tool returned (true on every turn). */
-export const WEATHER_MODEL = `import type { MockModelReply, MockModelRequest } from "tooltrace";
-
-/** The model, scripted: it asks for the weather, then answers from the tool result that came since it last spoke. */
-export function weatherModel({ newToolResults }: MockModelRequest): MockModelReply {
+export function weatherModelFile(lang: SourceLanguage): string {
+  const t = typed(lang);
+  const output = lang === "ts" ? "(result.output as { tempC: number }).tempC" : "result.output.tempC";
+  return `${t('import type { MockModelReply, MockModelRequest } from "tooltrace";\n\n')}/** The model, scripted: it asks for the weather, then answers from the tool result that came since it last spoke. */
+export function weatherModel({ newToolResults }${t(": MockModelRequest")})${t(": MockModelReply")} {
   const result = newToolResults[0];
   if (result === undefined) return { toolCalls: [{ name: "get_weather", input: { city: "Paris" } }] };
-  return \`In Paris it is \${(result.output as { tempC: number }).tempC}°C.\`;
+  return \`In Paris it is \${${output}}°C.\`;
 }
 `;
+}
 
 /** The first eval: the agent asked for the weather, its tool stubbed, the calls and the answer checked. */
 export function weatherEval(route: ModelRoute): string {

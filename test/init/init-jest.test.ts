@@ -1,0 +1,81 @@
+// `tooltrace init` in a Jest project (`jest`, no `vitest`): tooltrace's Jest setup, the first eval as a Jest test
+// in JavaScript (no TypeScript transform needed), and the command that runs it, green.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+
+const run = promisify(execFile);
+
+/** A CommonJS project (npm init's default) with Jest, the built package and `dependencies`, then `tooltrace init`. */
+async function initIn(name: string, dependencies: Record<string, string>, manifest: object = {}) {
+  const project = projectWithPackage(`init-jest-${name}`);
+  const devDependencies = { jest: "*", ...dependencies };
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name, version: "1.0.0", devDependencies, ...manifest }));
+  const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+  return { project, said: init.stdout };
+}
+
+/** The command init prints, run: Jest in its ESM mode on `evals`; the passed and failed tests' titles. */
+async function jestRun(project: string) {
+  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-init-jest-report-")), "report.json");
+  const jest = join(project, "node_modules", "jest", "bin", "jest.js");
+  await run(process.execPath, [jest, "evals", "--ci", "--json", `--outputFile=${out}`], {
+    cwd: project,
+    env: { ...process.env, CI: "1", NODE_OPTIONS: "--experimental-vm-modules --no-warnings" },
+  }).catch(() => undefined);
+  const report = JSON.parse(readFileSync(out, "utf8")) as {
+    testResults: { message: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+  };
+  return report.testResults.flatMap((file) =>
+    file.assertionResults.length === 0
+      ? [{ title: "(file)", status: "failed", failureMessages: [file.message] }]
+      : file.assertionResults.map(({ title, status, failureMessages }) => ({ title, status, failureMessages })),
+  );
+}
+
+const libraries: Record<string, Record<string, string>> = {
+  "the AI SDK": { ai: "*" },
+  "the OpenAI SDK": { openai: "*", msw: "*" },
+  "the Anthropic SDK": { "@anthropic-ai/sdk": "*", msw: "*" },
+  LangChain: { langchain: "*", "@langchain/core": "*", "@langchain/openai": "*", msw: "*" },
+  "the OpenAI Agents SDK": { "@openai/agents": "*", msw: "*" },
+  "no agent library": {},
+};
+
+describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () => {
+  for (const [name, dependencies] of Object.entries(libraries)) {
+    test(`${name}: jest.config.mjs with tooltrace/jest and a first eval as a Jest test; the printed command is green`, {
+      timeout: 120_000,
+    }, async () => {
+      // Problem: a Jest project got vitest.config.mts and Vitest evals it has no runner for.
+      const { project, said } = await initIn(name.replace(/\W+/g, "-"), dependencies);
+      expect(said).toContain("wrote jest.config.mjs with tooltrace's setup file");
+      expect(said).toContain("wrote evals/weather.test.mjs");
+      expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals");
+      expect(said).not.toContain("add ");
+      expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).toContain('setupFilesAfterEnv: ["tooltrace/jest"]');
+      expect(existsSync(join(project, "vitest.config.mts")) || existsSync(join(project, "vitest.config.ts"))).toBe(false);
+      const results = await jestRun(project);
+      expect(results, JSON.stringify(results, null, 2)).toEqual([
+        { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
+      ]);
+    });
+  }
+
+  test("Jest configured in package.json: left as it is, the report ends with what to add, then the command", {
+    timeout: 60_000,
+  }, async () => {
+    const { project, said } = await initIn("jest-key", { openai: "*" }, { jest: { testEnvironment: "node" } });
+    expect(existsSync(join(project, "jest.config.mjs"))).toBe(false);
+    expect(said).toContain("add msw: the first eval needs it (npm i -D msw)");
+    expect(said).not.toContain("Run it:");
+    expect(said.trimEnd().split("\n").slice(-2)).toEqual([
+      'Add to package.json: `setupFilesAfterEnv: ["tooltrace/jest"]`',
+      "Then run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals",
+    ]);
+  });
+});
