@@ -14,6 +14,7 @@ import { init } from "../init/init.js";
 import { cassettesCheck } from "../report/cassettes-check.js";
 import { compareCommand } from "../report/compare-command.js";
 import { openPage, show } from "../report/show.js";
+import { suggestName } from "../stubs/suggest.js";
 
 const USAGE = [
   "usage: tooltrace init",
@@ -30,7 +31,7 @@ const flags = rest.filter((arg) => arg.startsWith("--"));
 const targets = rest.filter((arg) => !arg.startsWith("--"));
 try {
   if (command !== undefined && HELP.includes(command)) printOut("command output", USAGE, "stdout");
-  else if (command === "--version") printOut("command output", packageVersion(), "stdout");
+  else if (command === "--version" || command === "-v") printOut("command output", packageVersion(), "stdout");
   else if (command === "init" && rest.length > 0) initOption(rest[0] as string);
   else if (command === "init") {
     const report = await init(process.cwd());
@@ -56,12 +57,20 @@ try {
   } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
     printOut("command output", show(targets[0] as string, !flags.includes("--no-open")), "stdout");
   } else {
-    printOut("command output", USAGE, "stderr");
+    printOut("command output", `${unknownCommand(command)}${USAGE}`, "stderr");
     process.exitCode = 2;
   }
 } catch (error) {
   printOut("command output", error instanceof Error ? error.message : String(error), "stderr");
   process.exitCode = 1;
+}
+
+/** The line before the usage when the command is not one of tooltrace's (none when no command was given). */
+function unknownCommand(given: string | undefined): string {
+  const commands = ["init", "show", "cassettes", "mcp"];
+  if (given === undefined || commands.includes(given)) return "";
+  const near = suggestName(given, new Set(commands));
+  return `${PREFIX} unknown command ${JSON.stringify(given)}${near === undefined ? "" : `; did you mean "${near}"?`}\n`;
 }
 
 /** `tooltrace init` with an argument: help or the version, or a refusal that names the argument (nothing written). */

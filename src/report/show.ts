@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { PREFIX } from "../exits/errors.js";
 import { printOut, writeOut } from "../exits/out.js";
 import { readReport } from "./read-report.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -34,7 +35,7 @@ export function openPage(page: string): void {
   const cannot = (why: string) =>
     printOut(
       "command output",
-      `[tooltrace] no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
+      `${PREFIX} no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
       "stderr",
     );
   if (headless) cannot("no display: DISPLAY and WAYLAND_DISPLAY are unset");

@@ -32,7 +32,7 @@ describe("tooltrace init's arguments", () => {
     });
   }
 
-  for (const args of [["init", "--version"], ["--version"]]) {
+  for (const args of [["init", "--version"], ["--version"], ["-v"]]) {
     test(`\`tooltrace ${args.join(" ")}\` prints the version, exits 0 and writes nothing`, async () => {
       const { code, stdout, files } = await tooltrace(...args);
       expect(code).toBe(0);
@@ -49,6 +49,15 @@ describe("tooltrace init's arguments", () => {
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(stderr).toContain("--frobnicate");
     expect(stderr).toContain("tooltrace --help");
+    expect(files).toEqual(["package.json"]);
+  });
+
+  test("a command tooltrace does not have is named, with the near one, before the usage", async () => {
+    // Problem: `tooltrace inti` printed the usage alone.
+    const { code, stderr, files } = await tooltrace("inti");
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown command "inti"; did you mean "init"?');
+    expect(stderr).toContain("usage: tooltrace init");
     expect(files).toEqual(["package.json"]);
   });
 });
