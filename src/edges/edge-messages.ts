@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
 import { captureUserFrame } from "../base/call-site.js";
+import { runnerForm } from "../base/runner-form.js";
 import { oneLine } from "../exits/excerpt.js";
 import { canonicalAddress, isLoopback, isLoopbackAddress } from "../pipeline/hosts.js";
 import { llmApiFix } from "../wire/provider-hosts.js";
@@ -63,10 +64,17 @@ export function hermeticRefusal(target: EdgeTarget): string {
   const line = relativeLine(target.channel === "http" ? target.at?.() : undefined) ?? userLine();
   const what = `${describeTarget(target)}, and tooltrace refused it: tests reach only this machine unless the config, the session or the test lets more out (hermetic by default).`;
   const where = line === undefined ? "" : `\n  Sent from ${line}`;
-  const fix =
-    llm ??
-    `answer it in the test (a stub rule for the tool that makes it, or an HTTP mock), or let it out: tooltrace({ allowHosts: [${JSON.stringify(host)}] }) in the Vitest config, createSession({ allowHosts: [${JSON.stringify(host)}] }) for one session, or tooltrace({ live: true }) for a run that may reach the network.`;
+  const fix = llm ?? `answer it in the test (a stub rule for the tool that makes it, or an HTTP mock), or let it out: ${letOut(host)}.`;
   return `${what}${where}\n  Fix: ${fix}`;
+}
+
+/** The switches that let `host` out, in the form of the runner in use (a plain script has only its own). */
+function letOut(host: string): string {
+  const session = `createSession({ allowHosts: [${JSON.stringify(host)}] })`;
+  const form = runnerForm();
+  if (form === undefined) return `${session} for this session, or TOOLTRACE_LIVE=1 for a run that may reach the network`;
+  const run = form.option(`allowHosts: [${JSON.stringify(host)}]`);
+  return `${run} in ${form.config}, ${session} for one session, or ${form.option("live: true")} for a run that may reach the network`;
 }
 
 /** The first frame of the stack here that is the user's, relative to the working folder. */

@@ -1,3 +1,4 @@
+import { runOptionName } from "../base/runner-form.js";
 import { parseHostRules } from "../pipeline/hosts.js";
 import { installEdgeGuards } from "./edge-guards.js";
 import { guardFetchLazily } from "./fetch-guard.js";
@@ -17,7 +18,7 @@ export function liveFromEnv(): boolean {
 export function startGuards(options: { readonly live?: boolean | undefined; readonly allowHosts?: unknown }): void {
   setHermetic({
     live: options.live === true || liveFromEnv(),
-    allowHosts: parseHostRules(options.allowHosts, "tooltrace({ allowHosts })"),
+    allowHosts: parseHostRules(options.allowHosts, runOptionName("allowHosts")),
   });
   installEdgeGuards();
   guardFetchLazily();

@@ -1,21 +1,27 @@
 /// <reference path="./augment.d.ts" preserve="true" />
 /**
  * Jest setup: add `"setupFilesAfterEnv": ["tooltrace/jest"]` to your Jest config. Registers the matchers
- * and the same after-test checks as the Vitest plugin. Jest runs a file's tests one at a time, so the
+ * and the same after-test checks as the Vitest plugin; its options are `globals: { tooltrace: { ... } }` in the
+ * Jest config (see {@link TooltraceJestOptions}). Jest runs a file's tests one at a time, so the
  * running test's scope is set before each test.
  *
  * @module tooltrace/jest
  */
 import { matchers } from "../../matchers/all.js";
 import { runFlags } from "../base/run-flags.js";
+import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { answerProviderHosts } from "../catchers/provider-hosts.js";
 import { startGuards } from "../edges/start-guards.js";
 import { outText, printOut } from "../exits/out.js";
+import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
-import type { UnusedRulesPolicy } from "../session/types.js";
+import { setPluginStrict } from "../lifecycle/strict-default.js";
+import { readJestOptions } from "./options.js";
+
+export type { TooltraceJestOptions } from "./options.js";
 
 interface JestGlobals {
   expect: { extend(matchers: object): void; getState(): { currentTestName?: string } };
@@ -27,15 +33,15 @@ interface JestGlobals {
 // Not named `jest`: Jest wraps a CommonJS module in a function whose parameters include `jest`.
 const globals = globalThis as unknown as JestGlobals;
 runFlags.setup = "jest";
-startGuards({});
+const options = readJestOptions();
+startGuards(options);
 answerProviderHosts();
 globals.expect.extend(matchers);
+useCassetteMode(options.cassette);
 resetCassetteWriters();
-
-/** The unused-rule policy for Jest, which has no plugin options: `warn` (default), `error` or `ignore`. */
-const policy =
-  (["warn", "error", "ignore"] as const).find((value) => value === process.env.TOOLTRACE_UNUSED_RULES) ??
-  ("warn" satisfies UnusedRulesPolicy);
+setPluginStrict(options.strict);
+setPluginAllowHosts(options.allowHosts);
+const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;
 globals.beforeEach(() => {

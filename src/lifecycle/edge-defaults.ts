@@ -1,6 +1,7 @@
 import { resolve, sep } from "node:path";
 import { usageError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
+import { runOptionName } from "../base/runner-form.js";
 import { type HostRule, parseHostRules } from "../pipeline/hosts.js";
 import type { EdgePolicy } from "../pipeline/edge-policy.js";
 
@@ -8,7 +9,7 @@ const defaults = globalSingleton("edgeDefaults", () => ({ allowHosts: [] as read
 
 /** The plugin's `allowHosts`: hosts every strict session of the run may reach. */
 export function setPluginAllowHosts(hosts: unknown): void {
-  defaults.allowHosts = parseHostRules(hosts, "tooltrace({ allowHosts })");
+  defaults.allowHosts = parseHostRules(hosts, runOptionName("allowHosts"));
 }
 
 /** A strict session's edge policy: the run's hosts and its own, and the processes it allows. */

@@ -10,6 +10,7 @@ import { cassetteWatchTrigger, type WatchedVitest, type WatchTrigger } from "./c
 import { lateCallReporter } from "./late-call-reporter.js";
 import { releaseRunClaims } from "../cassettes/file-lock.js";
 import { usageError } from "../exits/errors.js";
+import { checkRunOptions } from "../session/run-options.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";
@@ -73,9 +74,7 @@ const VITEST_DEFAULT_INCLUDE = "**/*.{test,spec}.?(c|m)[jt]s?(x)";
  * ```
  */
 export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePlugin {
-  if (options.unusedRules !== undefined && !["warn", "error", "ignore"].includes(options.unusedRules)) {
-    throw usageError(`tooltrace({ unusedRules }): use "warn", "error" or "ignore", got ${JSON.stringify(options.unusedRules)}.`);
-  }
+  checkRunOptions(options);
   if (options.llm !== undefined && typeof options.llm !== "boolean" && (options.llm === null || typeof options.llm !== "object")) {
     throw usageError("tooltrace({ llm }): pass true, or { baseUrls?, models? }.");
   }

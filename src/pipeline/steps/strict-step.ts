@@ -1,3 +1,4 @@
+import { runnerForm } from "../../base/runner-form.js";
 import { compactJson } from "../../exits/excerpt.js";
 import { llmApiFix } from "../../wire/provider-hosts.js";
 import { type HostRule, urlAllowed } from "../hosts.js";
@@ -33,13 +34,21 @@ export function strictStep(parts: StrictParts, explainMiss?: (tool: string, inpu
 }
 
 /** How to turn strict mode off, for the switch that turned it on. */
-const OFF: Readonly<Record<StrictSwitch, string>> = {
+const OFF: Readonly<Record<Exclude<StrictSwitch, "plugin">, string>> = {
   session: "create the session without `strict: true`",
   env: "unset TOOLTRACE_STRICT (it makes every session of the run strict, whatever it says)",
   test: "drop `useStrict()` from this test",
   run: "drop `useStrict()` from the setup file (it makes every session of the run strict)",
-  plugin: "drop `strict: true` from `tooltrace()` in the Vitest config (it makes every session strict)",
 };
+
+/** How to turn strict mode off, for the switch that turned it on; the run's option, in its runner's form. */
+function off(source: StrictSwitch): string {
+  if (source !== "plugin") return OFF[source];
+  const form = runnerForm();
+  return form === undefined
+    ? "drop the run's `strict: true` (it makes every session strict)"
+    : `drop \`strict: true\` from ${form.home} in ${form.config} (it makes every session strict)`;
+}
 
 function strictMessage(
   ctx: StepContext,
@@ -54,18 +63,18 @@ function strictMessage(
         : `let this tool run for real: \`createSession({ allowTools: [${JSON.stringify(ctx.name)}] })\``;
     return (
       `strict mode: no stub rule matched ${ctx.name}(${compactJson(ctx.input)}), so the real tool did not run. ` +
-      `${why === undefined ? "" : `${why} `}Add a rule for this call, ${allow}, or ${OFF[source]}.`
+      `${why === undefined ? "" : `${why} `}Add a rule for this call, ${allow}, or ${off(source)}.`
     );
   }
   if (ctx.kind === "model") {
-    return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Replay it from a cassette, or drop \`upstream\` and script the model with \`llm\`, or ${OFF[source]}.`;
+    return `strict mode: a call to the real model (${ctx.name}) would have gone out to the upstream, so it was refused. Replay it from a cassette, or drop \`upstream\` and script the model with \`llm\`, or ${off(source)}.`;
   }
   const url = String((ctx.input as { url?: unknown } | null)?.url);
   const llm = URL.canParse(url) ? llmApiFix(new URL(url).host) : undefined;
   return (
     `strict mode: ${ctx.name} would have gone out to the network, and nothing answered it, so it was refused. ` +
     (llm === undefined
-      ? `Answer it with an HTTP mock or a handler on your MSW server, allow its host (\`allowHosts\`), or ${OFF[source]}.`
+      ? `Answer it with an HTTP mock or a handler on your MSW server, allow its host (\`allowHosts\`), or ${off(source)}.`
       : `${llm}`)
   );
 }

@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, expect, test } from "vitest";
+import { packageFile } from "../fixtures/versions.js";
+
+interface JestReport {
+  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+}
+
+let results: Map<string, { status: string; failureMessages: string[] }>;
+
+// Real Jest on the built package, its config setting `globals: { tooltrace: { strict: true, unusedRules: "error" } }`.
+beforeAll(async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-jest-options-")), "report.json");
+  const config = join(import.meta.dirname, "../fixtures/jest-options-project/jest.config.mjs");
+  await promisify(execFile)(
+    process.execPath,
+    [
+      "--experimental-vm-modules",
+      "--no-warnings",
+      packageFile("jest", "bin", "jest.js"),
+      "--config",
+      config,
+      "--json",
+      `--outputFile=${out}`,
+      "--ci",
+    ],
+    { env: { ...process.env, CI: "1", TOOLTRACE_STRICT: "", TOOLTRACE_LIVE: "", TOOLTRACE_UNUSED_RULES: "" } },
+  ).catch(() => undefined);
+  const report = JSON.parse(readFileSync(out, "utf8")) as JestReport;
+  results = new Map(report.testResults.flatMap((file) => file.assertionResults).map((result) => [result.title, result]));
+}, 60_000);
+
+function failure(title: string): string {
+  expect(results.get(title)?.status, title).toBe("failed");
+  return results.get(title)?.failureMessages.join("\n") ?? "";
+}
+
+test("under Jest, globals.tooltrace.strict makes a session strict, and its refusal names that form", () => {
+  const message = failure("the run's strict: an unstubbed tool call fails the test");
+  expect(message).toContain("strict mode: no stub rule matched list_tasks({})");
+  expect(message).toContain("drop `strict: true` from `globals.tooltrace` in the Jest config");
+});
+
+test('under Jest, globals.tooltrace.unusedRules: "error" fails a test that left a rule unused', () => {
+  expect(failure("the run's unusedRules: an unused rule fails the test")).toContain("stub rules never used: never");
+});
+
+test("under Jest, the hermetic refusal's advice is the Jest config's, never the Vitest plugin's", () => {
+  const refusal = failure("a request beyond this machine is refused, naming the Jest form");
+  expect(refusal).toContain('a DNS query for "api.example.test" was made, and tooltrace refused it');
+  expect(refusal).toContain('globals: { tooltrace: { allowHosts: ["api.example.test"] } } in the Jest config');
+  expect(refusal).toContain("globals: { tooltrace: { live: true } }");
+  expect(refusal).not.toContain("tooltrace({");
+  expect(refusal).not.toContain("Vitest");
+});
