@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { message, StubConfigError } from "../exits/errors.js";
 import { globalSingleton } from "../base/global-state.js";
+import { runOptionName } from "../base/runner-form.js";
 import type { CassetteMode, CassetteOptions } from "./types.js";
 import type { CassetteWriter } from "./writers.js";
 import { rerecordCommand } from "./rerecord.js";
@@ -41,7 +42,7 @@ export function resolveCassette(
     throw new StubConfigError(
       { pointer: "" },
       `cassette mode ${JSON.stringify(mode)} is not one of ${MODES.join(", ")}.`,
-      "fix `cassette.mode` (or the plugin's `cassette`).",
+      `fix \`cassette.mode\` (or ${runOptionName("cassette")}).`,
       "session",
     );
   }

@@ -25,7 +25,7 @@ export function checkMiddleware(lists: readonly (readonly unknown[] | undefined)
         throw new TooltraceError(`${where} needs a \`name\`: a non-empty string, unique in the session.`);
       if (names.has(middleware.name))
         throw new TooltraceError(
-          `two middleware are named "${middleware.name}"; names must be unique in a session (the plugin's and the session's together).`,
+          `two middleware are named "${middleware.name}"; names must be unique in a session (the run's and the session's together).`,
         );
       names.add(middleware.name);
       for (const phase of PHASES) {
