@@ -17,8 +17,11 @@ export type ToolCallStatus = InteractionStatus;
 
 /** What answered an interaction: the step of the chain that produced the result the agent saw. */
 export type AnswerSource =
-  /** A stub rule, with the position of the outcome in its sequence (0-based). */
-  | { readonly kind: "stub"; readonly ruleId: string; readonly outcomeIndex: number }
+  /**
+   * A stub rule (or an HTTP mock), with the position of the outcome in its sequence (0-based), and for an HTTP
+   * mock with a latency the milliseconds it waited (drawn from the session's seed for a range).
+   */
+  | { readonly kind: "stub"; readonly ruleId: string; readonly outcomeIndex: number; readonly delayMs?: number }
   /** An entry of a cassette (record and replay). */
   | { readonly kind: "cassette"; readonly entry: number }
   /** A middleware that answered without calling the next step. */

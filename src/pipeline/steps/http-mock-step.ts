@@ -20,7 +20,8 @@ export function httpMockStep(mocks: HttpMockSet): Step {
         if (fired.fault.fault === "network_error") return ctx.fail(new TypeError("fetch failed", { cause: injected }), source);
         return ctx.answer(faultResponse(injected), source);
       }
-      const source = { kind: "stub", ruleId: selection.mockId, outcomeIndex: selection.outcomeIndex } as const;
+      const { mockId: ruleId, outcomeIndex, delayMs } = selection;
+      const source = { kind: "stub", ruleId, outcomeIndex, ...(delayMs > 0 ? { delayMs } : {}) } as const;
       const { outcome } = selection;
       if ("networkError" in outcome) return ctx.fail(new TypeError(`fetch failed: ${outcome.networkError}`), source);
       const response = mockResponse(outcome);
