@@ -13,6 +13,15 @@ function writeEval(project: string, name: string, expected: number): void {
   );
 }
 
+/** Resolves once `output()` holds `count` matches of `pattern` (Vitest's watcher is listening), or rejects after `ms`. */
+async function printed(output: () => string, pattern: RegExp, count: number, ms = 30_000): Promise<void> {
+  const started = Date.now();
+  while ((output().match(new RegExp(pattern, "g")) ?? []).length < count) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${count} × ${pattern}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The report once `ready` holds for it, or a rejection after `ms`. */
 async function reportWhen(folder: string, ready: (data: ReportData) => boolean, output: () => string, ms = 30_000): Promise<ReportData> {
   const started = Date.now();
@@ -50,6 +59,7 @@ test.skipIf(!projectInstalled)(
       );
       expect(first.tests.map((t) => t.fullName).sort()).toEqual(["edited <script>alert(1)</script>", "kept <script>alert(1)</script>"]);
       const firstAt = first.history?.[0]?.at;
+      await printed(() => out, /(Waiting|Watching) for file changes/, 1);
 
       writeEval(project, "edited", 2);
       const second = await reportWhen(
@@ -71,6 +81,7 @@ test.skipIf(!projectInstalled)(
       expect(html).not.toContain("<script>alert(1)");
 
       // A file deleted during the session drops out at the next report.
+      await printed(() => out, /(Waiting|Watching) for file changes/, 2);
       rmSync(join(project, "kept.eval.ts"));
       writeEval(project, "edited", 1);
       const third = await reportWhen(
