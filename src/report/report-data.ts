@@ -18,6 +18,16 @@ export interface ReportTest {
   readonly meta?: TooltraceTaskMeta;
   /** Not a test: its file's errors outside its tests (the file failed to load, or an error came after its tests). */
   readonly fileErrors?: true;
+  /** When the test's file did not rerun in watch mode: the time (ISO) of the earlier run this result is from. */
+  readonly fromRun?: string;
+}
+
+/** One run of a report's history: when it started (ISO), its counts over the whole suite, how long it took. */
+export interface RunSummary {
+  readonly at: string;
+  readonly tests: number;
+  readonly failed: number;
+  readonly durationMs: number;
 }
 
 /** What a report holds: every test of the run, with its sessions' turns in their JSON form. */
@@ -25,7 +35,12 @@ export interface ReportData {
   readonly version: typeof TRACE_FORMAT_VERSION;
   readonly generatedAt: string;
   readonly tests: readonly ReportTest[];
+  /** The last runs written to the report's folder, oldest first (the reporter keeps 20). */
+  readonly history?: readonly RunSummary[];
 }
+
+/** How many runs a report's {@link ReportData.history} keeps. */
+export const HISTORY_LENGTH = 20;
 
 /** The part of a Vitest test case the report reads (structural: Vitest's types are not a dependency). */
 export interface ReportedCase {
@@ -48,20 +63,23 @@ export interface ReportedModule {
 
 /** Every test of a run's modules, as the report keeps them; a file that failed to load, or had errors outside its tests, adds one failed entry. */
 export function reportTests(modules: readonly ReportedModule[]): ReportTest[] {
-  return modules.flatMap((module) => {
-    const tests = [...module.children.allTests()].map(reportTest);
-    const errors = module.errors?.() ?? [];
-    if (errors.length === 0 || module.moduleId === undefined) return tests;
-    const failed: ReportTest = {
-      id: `${module.moduleId}#file`,
-      file: projectPath(module.moduleId, module.project),
-      fullName: tests.length === 0 ? "(the file failed to load)" : "(errors outside its tests)",
-      state: "failed",
-      errors: errors.map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
-      fileErrors: true,
-    };
-    return [failed, ...tests];
-  });
+  return modules.flatMap(moduleTests);
+}
+
+/** One module's tests, as {@link reportTests} keeps them. */
+export function moduleTests(module: ReportedModule): ReportTest[] {
+  const tests = [...module.children.allTests()].map(reportTest);
+  const errors = module.errors?.() ?? [];
+  if (errors.length === 0 || module.moduleId === undefined) return tests;
+  const failed: ReportTest = {
+    id: `${module.moduleId}#file`,
+    file: projectPath(module.moduleId, module.project),
+    fullName: tests.length === 0 ? "(the file failed to load)" : "(errors outside its tests)",
+    state: "failed",
+    errors: errors.map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
+    fileErrors: true,
+  };
+  return [failed, ...tests];
 }
 
 /** A test case as the report keeps it. */
@@ -82,12 +100,13 @@ export function reportTest(testCase: ReportedCase): ReportTest {
 }
 
 /** The report of a run. */
-export function reportData(tests: readonly ReportTest[]): ReportData {
-  return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests };
+export function reportData(tests: readonly ReportTest[], history?: readonly RunSummary[]): ReportData {
+  return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests, ...(history ? { history } : {}) };
 }
 
-/** The part of a Vitest project the reports read: its root. */
+/** The part of a Vitest project the reports read: its root, and its name (which tells apart one file in two projects). */
 export interface ReportedProject {
+  readonly name?: string;
   readonly config: { readonly root: string };
 }
 

@@ -1,8 +1,11 @@
+import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { plural } from "../exits/excerpt.js";
 import { message } from "../exits/errors.js";
 import { printOut, writeOut } from "../exits/out.js";
-import { type ReportedModule, reportCounts, reportData, reportTests } from "./report-data.js";
+import { type ReportedModule, type RunSummary, reportCounts, reportData, reportTests } from "./report-data.js";
+import { ReportRuns } from "./report-runs.js";
+import { readReport } from "./read-report.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -24,29 +27,52 @@ export interface TooltraceReporterOptions {
 export class TooltraceReporter {
   private readonly outputDir: string;
   private readonly otel: OtelOptions | undefined;
+  private runs: ReportRuns | undefined;
+  private startedAt: number | undefined;
 
   constructor(options: TooltraceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? "tooltrace-report");
     this.otel = options.otel === true ? {} : options.otel || undefined;
   }
 
+  /** Vitest's hook: a run (the first, or a watch-mode rerun) starts; its duration counts from here. */
+  onTestRunStart(): void {
+    this.startedAt = Date.now();
+  }
+
+  /** Vitest's hook: writes the report of the whole suite (in watch mode, the files that reran and the rest as they last ran). */
   async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
-    const tests = reportTests(testModules);
-    const data = reportData(tests);
+    const ended = Date.now();
+    const started = this.startedAt ?? ended;
+    this.startedAt = undefined;
+    this.runs ??= new ReportRuns(previousHistory(this.outputDir));
+    // In watch mode only the files that reran are here: the report holds them and the rest of the suite.
+    const { tests, history } = this.runs.record(testModules, new Date(started).toISOString(), ended - started);
+    const data = reportData(tests, history);
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, tests, testModules);
+    if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, reportTests(testModules), testModules);
     const folder = relative(process.cwd(), this.outputDir) || ".";
     printOut(
       "console",
       `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}); open it with: npx tooltrace show ${folder}`)}`,
       "stdout",
     );
-    if (this.otel !== undefined) await exportToOtlp(tests, this.otel);
+    if (this.otel !== undefined) await exportToOtlp(reportTests(testModules), this.otel);
+  }
+}
+
+/** The runs the folder's report already lists; none when there is no report, or one tooltrace cannot read. */
+function previousHistory(folder: string): readonly RunSummary[] {
+  if (!existsSync(join(folder, "index.html"))) return [];
+  try {
+    return readReport(folder).history ?? [];
+  } catch {
+    return [];
   }
 }
 

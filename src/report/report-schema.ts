@@ -18,6 +18,14 @@ const REPORT_SCHEMA = {
   type: "object",
   required: ["tests"],
   properties: {
+    history: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["at", "tests", "failed", "durationMs"],
+        properties: { at: text, tests: count, failed: count, durationMs: number },
+      },
+    },
     tests: {
       type: "array",
       items: {
@@ -31,6 +39,7 @@ const REPORT_SCHEMA = {
           durationMs: number,
           errors: { type: "array", items: text },
           fileErrors: { type: "boolean" },
+          fromRun: text,
           meta: {
             type: "object",
             properties: {

@@ -56,6 +56,11 @@ pre.error { background: #ffebe9; border: 1px solid #ffcecb; padding: 10px; borde
 .bar.failed, .bar.rejected { outline: 2px solid var(--bad); }
 .timeline .canvas { width: 100%; height: auto; max-height: 400px; image-rendering: pixelated; cursor: pointer; }
 .empty { color: var(--dim); }
+.test .earlier { margin-left: auto; color: var(--dim); font-size: 11px; white-space: nowrap; }
+.header .earlier { color: var(--dim); font-style: italic; margin: -8px 0 12px; }
+#history { border-top: 1px solid var(--line); padding: 6px 12px; font-size: 12px; max-height: 30vh; overflow: auto; }
+#history summary { cursor: pointer; color: var(--dim); font-weight: 600; }
+#history ol { margin: 4px 0 0; padding-left: 18px; } #history li.failed { color: var(--bad); }
 `;
 
 /** Text safe inside `<script type="application/json">`: no `</script>`, no comment opener. */
@@ -89,6 +94,7 @@ export function viewerHtml(data: ReportData): string {
 <div class="filters"><select id="filter-kind" aria-label="Kind"><option value="all">every kind</option><option value="tool">tool calls</option><option value="model">model calls</option><option value="http">HTTP</option></select><select id="filter-by" aria-label="Answered by"><option value="all">any answer</option><option value="stub">stub</option><option value="cassette">cassette</option><option value="middleware">middleware</option><option value="mock">mock model</option><option value="msw">MSW handler</option><option value="real">real</option><option value="fault">injected fault</option><option value="refused">refused</option></select><select id="filter-status" aria-label="Status"><option value="all">any status</option><option value="completed">completed</option><option value="failed">failed</option><option value="rejected">rejected</option><option value="pending">pending</option></select></div>
 </header>
 <ul id="tests"></ul>
+<details id="history" hidden></details>
 </aside>
 <main id="main"></main>
 <script type="application/json" id="tooltrace-data">${scriptSafe(JSON.stringify(data))}</script>

@@ -19,6 +19,10 @@ export const VIEWER_SCRIPT = String.raw`
     if (text !== undefined) el.textContent = text;
     return el;
   };
+  var when = function (iso) {
+    var date = new Date(iso);
+    return isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
+  };
   var json = function (value) {
     try { return JSON.stringify(value, null, 2); } catch (e) { return String(value); }
   };
@@ -72,6 +76,11 @@ ${VIEWER_CALLS}
       item.setAttribute("data-test", test.id);
       item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
       item.appendChild($("span", "name", test.fullName));
+      if (test.fromRun) {
+        var earlier = $("span", "earlier", "earlier run");
+        earlier.title = "from an earlier run (" + when(test.fromRun) + "): its file did not rerun";
+        item.appendChild(earlier);
+      }
       ((test.meta && test.meta.trials) || []).forEach(function (t) {
         item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
       });
@@ -198,6 +207,7 @@ ${VIEWER_CALLS}
     var header = $("div", "header " + test.state);
     header.appendChild($("h1", "", test.fullName));
     header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + ms(test.durationMs) : "")));
+    if (test.fromRun) header.appendChild($("div", "earlier", "from an earlier run (" + when(test.fromRun) + "): its file did not rerun"));
     main.appendChild(header);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
     ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
@@ -232,6 +242,21 @@ ${VIEWER_CALLS}
     }
   }
 
+  // The runs the report's folder has seen, newest first: one line each.
+  function drawHistory() {
+    var runs = Array.isArray(data.history) ? data.history.slice().reverse() : [];
+    var box = document.getElementById("history");
+    if (runs.length === 0) return;
+    box.appendChild($("summary", "", "Last " + (runs.length === 1 ? "run" : runs.length + " runs")));
+    var list = $("ol", "");
+    runs.forEach(function (run) {
+      var line = when(run.at) + " \u00b7 " + run.tests + (run.tests === 1 ? " test" : " tests") + " \u00b7 " + run.failed + " failed \u00b7 " + ms(run.durationMs);
+      list.appendChild($("li", run.failed > 0 ? "failed" : "passed", line));
+    });
+    box.appendChild(list);
+    box.hidden = false;
+  }
+
   function draw() {
     pending = 0;
     drawList();
@@ -255,6 +280,7 @@ ${VIEWER_CALLS}
   if (!state.test) { var failed = tests.find(function (t) { return t.state === "failed"; }); if (failed) state.test = failed.id; }
   // The first frame on screen: the milestone the viewer's bench reads.
   afterPaint(function () { performance.mark("tooltrace:shown"); });
+  drawHistory();
   draw();
   performance.mark("tooltrace:drawn");
   document.body.setAttribute("data-ready", "true");
