@@ -1,19 +1,12 @@
-import { globalSingleton } from "../base/global-state.js";
+import { runFlags } from "../base/run-flags.js";
 import { usageError } from "../exits/errors.js";
-
-const defaults = globalSingleton("trialsConcurrency", () => ({ plugin: undefined as number | undefined }));
-
-/** The plugin's `trials.concurrency`: how many trials and variants run at once when a call sets none. */
-export function setPluginTrialsConcurrency(concurrency: number | undefined): void {
-  defaults.plugin = concurrency;
-}
 
 /**
  * How many of `caller`'s trials run at once: its own `concurrency`, else the plugin's, else 1 (one at a time,
  * as before the option existed: a provider's rate limit and an agent's shared state are the user's to judge).
  */
 export function concurrencyOf(caller: "trials" | "variants", concurrency: number | undefined): number {
-  const chosen = concurrency ?? defaults.plugin ?? 1;
+  const chosen = concurrency ?? runFlags.trialsConcurrency ?? 1;
   checkConcurrency(chosen, concurrency !== undefined ? `${caller}(count, { concurrency })` : "tooltrace({ trials: { concurrency } })");
   return chosen;
 }

@@ -13,7 +13,6 @@ import { finishTest } from "../lifecycle/finish-test.js";
 import { fileFinished, takeLateCallReports, takeOrphanLateCalls } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
-import { setPluginTrialsConcurrency } from "../variants/concurrency.js";
 import { LATE_CALLS_META } from "./late-call-reporter.js";
 import { lazyMatchers } from "./lazy-matchers.js";
 import { applySharedOptions, errorTexts, readOptions, readTestPath } from "./plugin-options-in-worker.js";
@@ -38,7 +37,7 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   resetCassetteWriters();
   setPluginStrict(options.strict);
   setPluginAllowHosts(options.allowHosts);
-  setPluginTrialsConcurrency(options.trials?.concurrency);
+  runFlags.trialsConcurrency = options.trials?.concurrency;
   // The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
   const testFile = readTestPath(vitest);
   const fileScope = new TestScope(undefined, testFile, undefined, true);

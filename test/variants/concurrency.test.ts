@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { createSession, trials, variants } from "tooltrace";
 import { tooltrace } from "tooltrace/vitest";
-import { setPluginTrialsConcurrency } from "../../src/variants/concurrency.js";
+import { runFlags } from "../../src/base/run-flags.js";
 
 /** Counts how many callers are inside `around` at once. */
 function inFlight() {
@@ -103,7 +103,7 @@ describe("trials side by side keep to their own sessions", () => {
   test("the plugin's trials.concurrency is the default; a call's own wins", async () => {
     const flight = inFlight();
     const slow = () => flight.around(() => sleep(20));
-    setPluginTrialsConcurrency(3);
+    runFlags.trialsConcurrency = 3;
     try {
       await trials(9, { print: false }, slow);
       expect(flight.max).toBe(3);
@@ -114,7 +114,7 @@ describe("trials side by side keep to their own sessions", () => {
       await variants(6, {}, () => flight.around(async () => (await sleep(20), createSession({ agent: () => "" }).send("go"))));
       expect(flight.max).toBe(3);
     } finally {
-      setPluginTrialsConcurrency(undefined);
+      runFlags.trialsConcurrency = undefined;
     }
     const config = tooltrace({ trials: { concurrency: 4 } }).config.handler({});
     expect(config.test.provide.tooltrace.trials).toEqual({ concurrency: 4 });
