@@ -5,7 +5,7 @@ import { message, usageError } from "../exits/errors.js";
 import { noWorkflowCommands } from "../exits/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
-import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
+import { currentScope, runInScope, type SessionReport, TestScope } from "../lifecycle/scope.js";
 import type { TrialsJson } from "../lifecycle/test-report.js";
 import type { Turn } from "../trace/types.js";
 import { branchReport } from "./branch-report.js";
@@ -94,15 +94,18 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   const parent = currentScope();
   const progress = progressLine(options.name ?? parent?.testName ?? "trials", count);
   const finished: TrialRun[] = [];
-  const runs = await runPool(
+  const ran = await runPool(
     count,
     concurrency,
     (index) => runTrial(parent, index, first + index, run),
-    (_index, trial) => {
+    (_index, [trial]) => {
       finished.push(trial);
       progress(finished);
     },
   );
+  // The trials' sessions join the test's in trial order, whatever order the trials finished in.
+  for (const [, reports] of ran) for (const report of reports) parent?.adopt(report);
+  const runs = ran.map(([trial]) => trial);
   const passed = runs.filter((trial) => trial.passed).length;
   const passRate = passed / count;
   const ok = minPassRate === undefined || passRate >= minPassRate;
@@ -152,7 +155,13 @@ function progressLine(name: string, count: number): (runs: readonly TrialRun[]) 
   };
 }
 
-async function runTrial(parent: TestScope | undefined, index: number, seed: number, run: (trial: Trial) => unknown): Promise<TrialRun> {
+/** One trial's run, and its sessions' reports for the test's own (what they found counts against the trial). */
+async function runTrial(
+  parent: TestScope | undefined,
+  index: number,
+  seed: number,
+  run: (trial: Trial) => unknown,
+): Promise<[TrialRun, SessionReport[]]> {
   // Named by its position, not its seed, so a trial's default cassette stays the same when TOOLTRACE_SEED
   // moves; in front, so a long test name cut short keeps it.
   const scope = new TestScope(`trial ${index + 1} ${parent?.testName ?? "trials"}`, parent?.testPath, parent?.test);
@@ -165,12 +174,13 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
   }
   const problems = scope.takeVisitorViolations();
   const reports = scope.closeAll();
+  const adopted: SessionReport[] = [];
   for (const report of reports) {
     if (report.stillRunning) problems.push(report.stillRunning);
     problems.push(...report.violations);
     // What the trial found counts against the trial: its report joins the test's without failing it.
     const { stillRunning: _running, ...rest } = report;
-    parent?.adopt({ ...rest, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
+    adopted.push({ ...rest, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
   }
   const turns = reports.flatMap((report) => report.turnsJson());
   const failedTurn = turns.find((turn) => turn.status !== "completed");
@@ -178,7 +188,7 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
     failure !== undefined
       ? firstLines(failure)
       : (problems[0] ?? (failedTurn ? `turn ${failedTurn.index + 1} ${failedTurn.status}` : undefined));
-  return {
+  const trial: TrialRun = {
     index,
     seed,
     passed: reason === undefined,
@@ -188,6 +198,7 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
     durationMs: performance.now() - started,
     tokens: turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0),
   };
+  return [trial, adopted];
 }
 
 function summarize(report: TrialsReport): string {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { createSession, trials, variants } from "tooltrace";
 import { tooltrace } from "tooltrace/vitest";
 import { runFlags } from "../../src/base/run-flags.js";
+import { currentTestScope } from "../../src/lifecycle/scope.js";
 
 /** Counts how many callers are inside `around` at once. */
 function inFlight() {
@@ -72,6 +73,19 @@ describe("trials side by side keep to their own sessions", () => {
     expect(lines.map((line) => line.replace(/ \d+ms /, " _ms "))).toEqual(
       [0, 1, 2, 3, 4, 5].map((i) => `    · #${i} branch=b${i} 0 tokens _ms ${i % 2 === 0 ? "✓" : `✗ trial ${i} failed`}`),
     );
+  });
+
+  test("the trials' sessions join the test's in trial order, for task.meta and the viewer", async () => {
+    await trials(4, { seed: 1, concurrency: 4, print: false }, async ({ index }) => {
+      await sleep((4 - index) * 15);
+      await createSession({ name: `session of trial ${index + 1}`, agent: () => "ok" }).send("go");
+    });
+    // Closing the test's scope here hands back what the test's task.meta would list (and leaves it nothing to check).
+    expect(
+      currentTestScope()
+        ?.closeAll()
+        .map((report) => report.name),
+    ).toEqual([1, 2, 3, 4].map((n) => `trial ${n} (seed ${n}): session of trial ${n}`));
   });
 
   test("variants run side by side too, reported in order; one that throws stops the rest from starting", async () => {
