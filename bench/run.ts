@@ -11,6 +11,7 @@ import { modelTurn, reportModelTurn } from "./model-turn.js";
 import { sessionMemory } from "./session-memory.js";
 import { reportRuleSetSetup, ruleSetSetup } from "./rule-set-setup.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
+import { reportTrialsLive, trialsLive } from "./trials-live.js";
 import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
 import { reportWireVsAimock, wireVsAimock } from "./wire-vs-aimock.js";
 
@@ -24,6 +25,8 @@ const memory = await sessionMemory();
 console.log(`session with ${memory.calls} recorded calls: ${(memory.bytes / 1024 / 1024).toFixed(2)} MB of heap`);
 console.log(`${memory.validators} (the compiled-match caches are bounded)\n`);
 console.log(reportModelTurn(await modelTurn()));
+console.log();
+console.log(reportTrialsLive(await trialsLive()));
 console.log();
 console.log(reportColdEval(await coldEval()));
 console.log();

@@ -123,7 +123,7 @@ export type { StalePolicy } from "./cassettes/stale.js";
 export type { Upstream } from "./wire/upstream.js";
 export { useStrict } from "./lifecycle/strict-default.js";
 export { takeRefusals } from "./lifecycle/scope.js";
-export { variants, type Variant, type VariantRun, type VariantsReport } from "./variants/variants.js";
+export { variants, type Variant, type VariantRun, type VariantsOptions, type VariantsReport } from "./variants/variants.js";
 export { trials, type Trial, type TrialRun, type TrialsOptions, type TrialsReport } from "./variants/trials.js";
 export { passHatK, passAtK } from "./variants/pass-rates.js";
 export {

@@ -6,4 +6,6 @@ export const runFlags = globalSingleton("runFlags", () => ({
   verbose: false,
   /** Set by the plugin's setup file (Vitest) or `tooltrace/jest` (Jest); unset, tests run without tooltrace's. */
   setup: undefined as "vitest" | "jest" | undefined,
+  /** The plugin's `trials.concurrency`: how many trials and variants run at once when a call sets none. */
+  trialsConcurrency: undefined as number | undefined,
 }));

@@ -79,10 +79,12 @@ export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFa
   const minPassRate = evalCase.thresholds?.min_pass_rate ?? 1;
   let refusal: Error | undefined;
   let firstMiss: YamlCaseResult["firstMiss"];
+  // The lowest variant's miss: with `concurrency` above 1 the variants finish in any order.
+  let firstMissIndex = Number.POSITIVE_INFINITY;
   const report = await trials(
     options.variants,
     { seed: options.seed, name: evalCase.name, print: false, minPassRate, failTest: false },
-    async ({ seed }) => {
+    async ({ seed, index }) => {
       if (refusal) throw refusal;
       const setup = await factory({
         seed,
@@ -109,7 +111,10 @@ export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFa
       for (const next of evalCase.input.turns ?? []) turns.push(await session.send(next));
       const { score, missed, missedAt } = scoreCase(evalCase, turns);
       if (score < minScore) {
-        firstMiss ??= { text: `${missed[0]} (score ${score} < ${minScore})`, pointer: missedAt[0] ?? "/name" };
+        if (index < firstMissIndex) {
+          firstMissIndex = index;
+          firstMiss = { text: `${missed[0]} (score ${score} < ${minScore})`, pointer: missedAt[0] ?? "/name" };
+        }
         throw new Error(`score ${score} < ${minScore}: ${missed.join("; ")}`);
       }
     },

@@ -5,7 +5,7 @@ import { message, usageError } from "../exits/errors.js";
 import { noWorkflowCommands } from "../exits/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
-import { currentScope, runInScope, TestScope } from "../lifecycle/scope.js";
+import { currentScope, runInScope, type SessionReport, TestScope } from "../lifecycle/scope.js";
 import type { TrialsJson } from "../lifecycle/test-report.js";
 import type { Turn } from "../trace/types.js";
 import { branchReport } from "./branch-report.js";
@@ -13,6 +13,8 @@ import { passAtK, passHatK } from "./pass-rates.js";
 import type { Variant } from "./variants.js";
 import { percent } from "../base/percent.js";
 import { printOut } from "../exits/out.js";
+import { runPool } from "../base/pool.js";
+import { concurrencyOf } from "./concurrency.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -31,6 +33,11 @@ export interface TrialsOptions {
    * failed (below `minPassRate` it is the test's failure message) or under a verbose reporter.
    */
   readonly print?: boolean;
+  /**
+   * How many trials run at once. Each keeps its own scope, sessions, seed and trace, and the report lists them
+   * by index whatever order they finish in. Default the plugin's `trials.concurrency`, else 1.
+   */
+  readonly concurrency?: number;
 }
 
 /** What a trial gets: its index, its seed (give it to `createSession({ seed })`) and a generator seeded by it. */
@@ -64,7 +71,7 @@ export interface TrialsReport extends Omit<TrialsJson, "runs"> {
  * pass^k and pass@k. A trial passes when `run` neither throws (a failed `expect` inside counts) nor leaves a
  * violation in a session it made; its sessions are closed after it, and their violations count against the
  * trial, not the test. Below `minPassRate` the test fails. The report goes into the test's `task.meta` for the
- * viewer, JUnit and JSON reports.
+ * viewer, JUnit and JSON reports. `concurrency` runs that many trials at once (a live model's latency overlaps).
  *
  * @example
  * ```ts
@@ -83,14 +90,22 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   if (minPassRate !== undefined && !(minPassRate >= 0 && minPassRate <= 1))
     throw usageError(`trials(count, { minPassRate }): a share from 0 to 1, got ${String(minPassRate)}.`, "write 0.8 for 80%.");
   const ks = [...new Set(typeof options.k === "number" ? [options.k] : (options.k ?? [1, count]))].filter((k) => k >= 1 && k <= count);
+  const concurrency = concurrencyOf("trials", options.concurrency);
   const parent = currentScope();
-  const runs: TrialRun[] = [];
   const progress = progressLine(options.name ?? parent?.testName ?? "trials", count);
-  for (let index = 0; index < count; index++) {
-    const seed = first + index;
-    runs.push(await runTrial(parent, index, seed, run));
-    progress(runs);
-  }
+  const finished: TrialRun[] = [];
+  const ran = await runPool(
+    count,
+    concurrency,
+    (index) => runTrial(parent, index, first + index, run),
+    (_index, [trial]) => {
+      finished.push(trial);
+      progress(finished);
+    },
+  );
+  // The trials' sessions join the test's in trial order, whatever order the trials finished in.
+  for (const [, reports] of ran) for (const report of reports) parent?.adopt(report);
+  const runs = ran.map(([trial]) => trial);
   const passed = runs.filter((trial) => trial.passed).length;
   const passRate = passed / count;
   const ok = minPassRate === undefined || passRate >= minPassRate;
@@ -123,7 +138,7 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   return report;
 }
 
-/** After each trial: a line saying how far the trials are, first after 2 s, then every 5 s (quick trials say nothing). */
+/** After each trial (in the order they finish): a line saying how far the trials are, first after 2 s, then every 5 s (quick trials say nothing). */
 function progressLine(name: string, count: number): (runs: readonly TrialRun[]) => void {
   const started = performance.now();
   let next = started + 2000;
@@ -140,7 +155,13 @@ function progressLine(name: string, count: number): (runs: readonly TrialRun[]) 
   };
 }
 
-async function runTrial(parent: TestScope | undefined, index: number, seed: number, run: (trial: Trial) => unknown): Promise<TrialRun> {
+/** One trial's run, and its sessions' reports for the test's own (what they found counts against the trial). */
+async function runTrial(
+  parent: TestScope | undefined,
+  index: number,
+  seed: number,
+  run: (trial: Trial) => unknown,
+): Promise<[TrialRun, SessionReport[]]> {
   // Named by its position, not its seed, so a trial's default cassette stays the same when TOOLTRACE_SEED
   // moves; in front, so a long test name cut short keeps it.
   const scope = new TestScope(`trial ${index + 1} ${parent?.testName ?? "trials"}`, parent?.testPath, parent?.test);
@@ -153,12 +174,13 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
   }
   const problems = scope.takeVisitorViolations();
   const reports = scope.closeAll();
+  const adopted: SessionReport[] = [];
   for (const report of reports) {
     if (report.stillRunning) problems.push(report.stillRunning);
     problems.push(...report.violations);
     // What the trial found counts against the trial: its report joins the test's without failing it.
     const { stillRunning: _running, ...rest } = report;
-    parent?.adopt({ ...rest, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
+    adopted.push({ ...rest, name: `trial ${index + 1} (seed ${seed}): ${report.name}`, violations: [], unusedRuleIds: [] });
   }
   const turns = reports.flatMap((report) => report.turnsJson());
   const failedTurn = turns.find((turn) => turn.status !== "completed");
@@ -166,7 +188,7 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
     failure !== undefined
       ? firstLines(failure)
       : (problems[0] ?? (failedTurn ? `turn ${failedTurn.index + 1} ${failedTurn.status}` : undefined));
-  return {
+  const trial: TrialRun = {
     index,
     seed,
     passed: reason === undefined,
@@ -176,6 +198,7 @@ async function runTrial(parent: TestScope | undefined, index: number, seed: numb
     durationMs: performance.now() - started,
     tokens: turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0),
   };
+  return [trial, adopted];
 }
 
 function summarize(report: TrialsReport): string {

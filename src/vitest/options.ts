@@ -71,4 +71,10 @@ export interface TooltracePluginOptions {
    * `adapter`, and the variants and seed of each case (`TOOLTRACE_VARIANTS` and `TOOLTRACE_SEED` win).
    */
   readonly evals?: YamlEvalsOptions;
+  /**
+   * `concurrency`: how many trials of each `trials()` and `variants()` call (and each YAML case's variants) run at
+   * once when the call sets none. Default 1, one at a time: raise it for a live model, whose latency then
+   * overlaps, within what the provider's rate limit allows. Each trial keeps its own sessions, seed and trace.
+   */
+  readonly trials?: { readonly concurrency?: number };
 }

@@ -15,6 +15,7 @@ import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
 import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";
 import { inlineLibrary } from "./inline-libraries.js";
+import { checkConcurrency } from "../variants/concurrency.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -92,6 +93,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
+  if (options.trials?.concurrency !== undefined) checkConcurrency(options.trials.concurrency, "tooltrace({ trials: { concurrency } })");
   if (options.otel) checkOtelNode();
   const bridges = runsFromBuild() ? cjsBridges(packageRoot()) : new Map<string, string>();
   const setupFiles = [runtimePath("setup"), ...(options.llm ? [runtimePath("llm-setup")] : [])];

@@ -37,6 +37,7 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   resetCassetteWriters();
   setPluginStrict(options.strict);
   setPluginAllowHosts(options.allowHosts);
+  runFlags.trialsConcurrency = options.trials?.concurrency;
   // The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
   const testFile = readTestPath(vitest);
   const fileScope = new TestScope(undefined, testFile, undefined, true);

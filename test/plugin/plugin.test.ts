@@ -67,6 +67,8 @@ describe("the tooltrace() Vitest plugin, in a user's project", () => {
     const status = (title: string) => tests.get(title)?.status;
 
     expect(status("user config is kept")).toBe("passed");
+    // The plugin's options reach the worker: `trials: { concurrency: 3 }` is the default of trials() there.
+    expect(status("trials run three at a time, as the plugin's trials.concurrency says")).toBe("passed");
     // An explicit `include` is the user's: an eval file it leaves out is not run.
     expect(warnRun.files.map((file) => file.name).filter((name) => name.endsWith(".eval.ts"))).toEqual([]);
 
