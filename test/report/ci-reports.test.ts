@@ -42,7 +42,7 @@ test("on GitHub Actions the plugin writes the job summary: totals, the pass rate
   const text = readFileSync(summary, "utf8");
   expect(text).toContain("## tooltrace");
   expect(text).toMatch(
-    /\| tests \| passed \| failed \| pass rate \| sessions \| tool calls \| model calls \| tokens \|\n\| ---: .*\n\| 14 \| 9 \| 5 \| 64\.3% \| \d+ \| \d+ \| \d+ \| \d+ \|/,
+    /\| tests \| passed \| failed \| pass rate \| sessions \| tool calls \| model calls \| tokens \|\n\| ---: .*\n\| 15 \| 10 \| 5 \| 66\.7% \| \d+ \| \d+ \| \d+ \| \d+ \|/,
   );
   expect(text).toMatch(/\| [^|]*plugin\.agent-spec\.ts \| \d+ \| \d+ \|/);
   expect(text).toContain("- strict violation fails the test even though the agent recovered: [tooltrace] session 1: strict mode");
