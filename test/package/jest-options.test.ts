@@ -1,37 +1,14 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, expect, test } from "vitest";
-import { packageFile } from "../fixtures/versions.js";
-
-interface JestReport {
-  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-}
+import { runJest } from "../fixtures/jest-run.js";
 
 let results: Map<string, { status: string; failureMessages: string[] }>;
 
 // Real Jest on the built package, its config setting `globals: { tooltrace: { strict: true, unusedRules: "error" } }`.
 beforeAll(async () => {
-  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-jest-options-")), "report.json");
   const config = join(import.meta.dirname, "../fixtures/jest-options-project/jest.config.mjs");
-  await promisify(execFile)(
-    process.execPath,
-    [
-      "--experimental-vm-modules",
-      "--no-warnings",
-      packageFile("jest", "bin", "jest.js"),
-      "--config",
-      config,
-      "--json",
-      `--outputFile=${out}`,
-      "--ci",
-    ],
-    { env: { ...process.env, CI: "1", TOOLTRACE_STRICT: "", TOOLTRACE_LIVE: "", TOOLTRACE_UNUSED_RULES: "" } },
-  ).catch(() => undefined);
-  const report = JSON.parse(readFileSync(out, "utf8")) as JestReport;
-  results = new Map(report.testResults.flatMap((file) => file.assertionResults).map((result) => [result.title, result]));
+  const env = { TOOLTRACE_STRICT: "", TOOLTRACE_LIVE: "", TOOLTRACE_UNUSED_RULES: "" };
+  results = await runJest(config, { esm: true, env });
 }, 60_000);
 
 function failure(title: string): string {
