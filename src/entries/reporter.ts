@@ -5,7 +5,7 @@
  * @module tooltrace/reporter
  */
 export { TooltraceReporter as default, TooltraceReporter, type TooltraceReporterOptions } from "../report/report-reporter.js";
-export type { ReportData, ReportTest, ReportedModule, ReportedCase, RunSummary } from "../report/report-data.js";
+export type { ReportData, ReportTest, ReportedModule, ReportedCase, RunSummary, TestChange, TestRunSide } from "../report/report-data.js";
 export type { OtelOptions } from "../report/otel-export.js";
 export { viewerHtml } from "../report/viewer-html.js";
 export { reportData } from "../report/report-data.js";

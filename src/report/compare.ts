@@ -1,3 +1,4 @@
+import { meanScores } from "../trace/scores.js";
 import { diffTraceSnapshots } from "../trace/trace-snapshot-diff.js";
 import { traceSnapshot } from "../trace/trace-snapshot.js";
 import { type RateChange, type RateInterval, rateChange, wilsonInterval } from "./pass-rate-interval.js";
@@ -16,6 +17,8 @@ export interface ComparedSide {
   readonly durationMs: number;
   /** Trials passed over trials run, summed over its `trials()` runs, when it ran any. */
   readonly trials?: { readonly passed: number; readonly count: number; readonly interval: RateInterval };
+  /** Each judge's mean score over its sessions' turns, by judge name, when a judge scored any. */
+  readonly scores?: Readonly<Record<string, number>>;
 }
 
 /** One test in both runs (or in one of them). */
@@ -93,12 +96,14 @@ function side(test: ReportTest): ComparedSide {
   const runs = test.meta?.trials ?? [];
   const passed = runs.reduce((sum, run) => sum + run.passed, 0);
   const count = runs.reduce((sum, run) => sum + run.count, 0);
+  const scores = meanScores(turns);
   return {
     id: test.id,
     state: test.state,
     tokens: turns.reduce((sum, turn) => sum + (turn.usage?.totalTokens ?? 0), 0),
     durationMs: turns.length > 0 ? turns.reduce((sum, turn) => sum + (turn.durationMs ?? 0), 0) : (test.durationMs ?? 0),
     ...(count > 0 ? { trials: { passed, count, interval: wilsonInterval(passed, count) } } : {}),
+    ...(Object.keys(scores).length > 0 ? { scores } : {}),
   };
 }
 

@@ -20,6 +20,27 @@ export interface ReportTest {
   readonly fileErrors?: true;
   /** When the test's file did not rerun in watch mode: the time (ISO) of the earlier run this result is from. */
   readonly fromRun?: string;
+  /** What changed since the previous run of this test (see {@link TestChange}); absent when nothing did, or it never ran before. */
+  readonly sinceLast?: TestChange;
+}
+
+/** One run of a test, as {@link TestChange} compares it. */
+export interface TestRunSide {
+  readonly state: ReportTest["state"];
+  /** Tokens its sessions' turns used. */
+  readonly tokens: number;
+  /** Its sessions' turns' time end to end (the test's own duration when it ran no session). */
+  readonly durationMs: number;
+  /** Each judge's mean score over its turns, by judge name. */
+  readonly scores?: Readonly<Record<string, number>>;
+}
+
+/** What changed in a test since its previous run, as the report's comparison of two runs computes it. */
+export interface TestChange {
+  readonly before: TestRunSide;
+  readonly after: TestRunSide;
+  /** The structural trajectory diff per session whose tool sequence changed. */
+  readonly trajectory: readonly { readonly session: string; readonly diff: string }[];
 }
 
 /** One run of a report's history: when it started (ISO), its counts over the whole suite, how long it took. */

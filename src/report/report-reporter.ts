@@ -3,9 +3,10 @@ import { join, relative, resolve } from "node:path";
 import { plural } from "../exits/excerpt.js";
 import { message } from "../exits/errors.js";
 import { printOut, writeOut } from "../exits/out.js";
-import { type ReportedModule, type RunSummary, reportCounts, reportData, reportTests } from "./report-data.js";
+import { type ReportData, type ReportedModule, reportCounts, reportData, reportTests } from "./report-data.js";
 import { ReportRuns } from "./report-runs.js";
 import { readReport } from "./read-report.js";
+import { withSinceLast } from "./since-last.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -28,6 +29,8 @@ export class TooltraceReporter {
   private readonly outputDir: string;
   private readonly otel: OtelOptions | undefined;
   private runs: ReportRuns | undefined;
+  /** The last report written (or, before the first, the one the folder held): what each test changed since. */
+  private previous: ReportData | undefined;
   private startedAt: number | undefined;
 
   constructor(options: TooltraceReporterOptions = {}) {
@@ -45,10 +48,15 @@ export class TooltraceReporter {
     const ended = Date.now();
     const started = this.startedAt ?? ended;
     this.startedAt = undefined;
-    this.runs ??= new ReportRuns(previousHistory(this.outputDir));
+    if (this.runs === undefined) {
+      this.previous = previousReport(this.outputDir);
+      this.runs = new ReportRuns(this.previous?.history ?? []);
+    }
     // In watch mode only the files that reran are here: the report holds them and the rest of the suite.
-    const { tests, history } = this.runs.record(testModules, new Date(started).toISOString(), ended - started);
-    const data = reportData(tests, history);
+    const suite = this.runs.record(testModules, new Date(started).toISOString(), ended - started);
+    const tests = withSinceLast(suite.tests, this.previous);
+    const data = reportData(tests, suite.history);
+    this.previous = data;
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
@@ -66,13 +74,13 @@ export class TooltraceReporter {
   }
 }
 
-/** The runs the folder's report already lists; none when there is no report, or one tooltrace cannot read. */
-function previousHistory(folder: string): readonly RunSummary[] {
-  if (!existsSync(join(folder, "index.html"))) return [];
+/** The report the folder already holds; none when there is no report, or one tooltrace cannot read. */
+function previousReport(folder: string): ReportData | undefined {
+  if (!existsSync(join(folder, "index.html"))) return undefined;
   try {
-    return readReport(folder).history ?? [];
+    return readReport(folder);
   } catch {
-    return [];
+    return undefined;
   }
 }
 

@@ -7,6 +7,25 @@ const ajvModule = lazyRequire<typeof import("ajv/dist/2020.js")>("ajv/dist/2020.
 const count = { type: "integer", minimum: 0 };
 const number = { type: "number" };
 const text = { type: "string" };
+const runSide = {
+  type: "object",
+  required: ["state", "tokens", "durationMs"],
+  properties: {
+    state: { enum: ["passed", "failed", "skipped", "pending"] },
+    tokens: number,
+    durationMs: number,
+    scores: { type: "object", additionalProperties: number },
+  },
+};
+const sinceLast = {
+  type: "object",
+  required: ["before", "after", "trajectory"],
+  properties: {
+    before: runSide,
+    after: runSide,
+    trajectory: { type: "array", items: { type: "object", required: ["session", "diff"], properties: { session: text, diff: text } } },
+  },
+};
 const call = { type: "object", properties: { qualifiedName: text, tool: text, status: text, startedAt: number, durationMs: number } };
 
 /**
@@ -40,6 +59,7 @@ const REPORT_SCHEMA = {
           errors: { type: "array", items: text },
           fileErrors: { type: "boolean" },
           fromRun: text,
+          sinceLast,
           meta: {
             type: "object",
             properties: {

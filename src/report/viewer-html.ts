@@ -1,5 +1,6 @@
 import { type ReportData, reportCounts } from "./report-data.js";
 import { VIEWER_SCRIPT } from "./viewer-script.js";
+import { SINCE_SCRIPT, SINCE_STYLE } from "./viewer-since.js";
 import { TRIALS_SCRIPT, TRIALS_STYLE } from "./viewer-trials.js";
 import { escapeHtml } from "../exits/escape.js";
 
@@ -83,7 +84,7 @@ export function viewerHtml(data: ReportData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}${TRIALS_STYLE}</style>
+<style>${STYLE}${TRIALS_STYLE}${SINCE_STYLE}</style>
 </head>
 <body>
 <aside>
@@ -98,7 +99,7 @@ export function viewerHtml(data: ReportData): string {
 </aside>
 <main id="main"></main>
 <script type="application/json" id="tooltrace-data">${scriptSafe(JSON.stringify(data))}</script>
-<script>${TRIALS_SCRIPT}${VIEWER_SCRIPT}</script>
+<script>${TRIALS_SCRIPT}${SINCE_SCRIPT}${VIEWER_SCRIPT}</script>
 </body>
 </html>
 `;

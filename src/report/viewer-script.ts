@@ -76,6 +76,8 @@ ${VIEWER_CALLS}
       item.setAttribute("data-test", test.id);
       item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
       item.appendChild($("span", "name", test.fullName));
+      var moved = window.tooltraceStateChanged(test);
+      if (moved) { var mark = $("span", "changed", "changed"); mark.title = "since the last run: " + moved; item.appendChild(mark); }
       if (test.fromRun) {
         var earlier = $("span", "earlier", "earlier run");
         earlier.title = "from an earlier run (" + when(test.fromRun) + "): its file did not rerun";
@@ -209,6 +211,8 @@ ${VIEWER_CALLS}
     header.appendChild($("div", "where", test.state + " \u00b7 " + test.file + (test.durationMs !== undefined ? " \u00b7 " + ms(test.durationMs) : "")));
     if (test.fromRun) header.appendChild($("div", "earlier", "from an earlier run (" + when(test.fromRun) + "): its file did not rerun"));
     main.appendChild(header);
+    var since = window.tooltraceSince(test, $);
+    if (since) main.appendChild(since);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
     ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
     var sessions = (test.meta && test.meta.sessions) || [];

@@ -7,7 +7,7 @@ export function addScore(turn: Turn, record: JudgeRecord): void {
 }
 
 /** The mean score of each judge over `turns`, by judge name. */
-export function meanScores(turns: readonly Turn[]): Record<string, number> {
+export function meanScores(turns: readonly Pick<Turn, "scores">[]): Record<string, number> {
   const sums = new Map<string, { total: number; count: number }>();
   for (const turn of turns)
     for (const record of turn.scores ?? []) {
