@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSession, type Prices, trials, usePrices } from "tooltrace";
+import { tooltrace } from "tooltrace/vitest";
 import { finishTest } from "../../src/lifecycle/finish-test.js";
 import { runInScope, TestScope } from "../../src/lifecycle/scope.js";
 import { reportData, type ReportTest } from "../../src/report/report-data.js";
@@ -99,6 +100,9 @@ describe("what a run costs: tokens times the model's price", () => {
       /createSession\(\{ prices \}\): "gpt-4o-mini"\.input must be a non-negative finite number/,
     );
     expect(() => usePrices({ x: { input: 1, output: Number.NaN } })).toThrow(/tooltrace\(\{ prices \}\): "x"\.output/);
+    expect(() => tooltrace({ prices: { x: { input: 1, output: Number.POSITIVE_INFINITY } } })).toThrow(
+      /tooltrace\(\{ prices \}\): "x"\.output/,
+    );
   });
 });
 
