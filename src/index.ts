@@ -58,6 +58,8 @@ export type {
 } from "./trace/types.js";
 export { TRACE_FORMAT_VERSION, turnToJson, turnsToJson, type TurnJson } from "./trace/turn-json.js";
 export type { OfferedToolJson } from "./trace/request-json.js";
+export { MODEL_PRICES, PRICES_TAKEN, type ModelPrice } from "./trace/prices.js";
+export { usePrices, type CostTotal, type Prices } from "./trace/cost.js";
 export { toJsonValue } from "./base/json-value.js";
 export {
   traceSnapshot,

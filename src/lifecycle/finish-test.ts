@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { PREFIX } from "../exits/errors.js";
 import { outText } from "../exits/out.js";
-import type { TestScope } from "./scope.js";
+import type { SessionReport, TestScope } from "./scope.js";
+import { turnsCost } from "../trace/cost.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/format-version.js";
 
@@ -49,20 +50,7 @@ export function finishTest(scope: TestScope, defaultPolicy: UnusedRulesPolicy, a
     else if (policy === "warn") warnings.push(`${PREFIX} ${line}`);
   }
   let built: TooltraceTaskMeta | undefined;
-  const meta = (): TooltraceTaskMeta =>
-    (built ??= {
-      version: TRACE_FORMAT_VERSION,
-      sessions: reports.map((report) => ({
-        name: report.name,
-        strict: report.strict,
-        turns: report.turnsJson(),
-        tools: report.offeredTools(),
-        unusedRuleIds: [...report.unusedRuleIds],
-        violations: [...report.violations],
-        ...(report.cassette ? { cassette: report.cassette } : {}),
-      })),
-      ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
-    });
+  const meta = (): TooltraceTaskMeta => (built ??= buildMeta(reports, scope));
   const failure =
     errors.length === 0
       ? undefined
@@ -82,4 +70,24 @@ function firstLine(text: string): string {
 function lineIn(refusal: string | undefined): string | undefined {
   const found = refusal === undefined ? undefined : /\n {2}Sent from (.+:\d+:\d+)/.exec(refusal)?.[1];
   return found === undefined ? undefined : resolve(found);
+}
+
+/** The test's sessions for reporters, with what their calls cost. */
+function buildMeta(reports: readonly SessionReport[], scope: TestScope): TooltraceTaskMeta {
+  const sessions = reports.map((report) => ({
+    name: report.name,
+    strict: report.strict,
+    turns: report.turnsJson(),
+    tools: report.offeredTools(),
+    unusedRuleIds: [...report.unusedRuleIds],
+    violations: [...report.violations],
+    ...(report.cassette ? { cassette: report.cassette } : {}),
+  }));
+  const cost = turnsCost(sessions.flatMap((session) => session.turns));
+  return {
+    version: TRACE_FORMAT_VERSION,
+    sessions,
+    ...(Object.keys(cost).length > 0 ? { cost } : {}),
+    ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { DivergenceNode } from "../trace/divergence-tree.js";
+import type { CostTotal } from "../trace/cost.js";
 import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TRACE_FORMAT_VERSION, TurnJson } from "../trace/turn-json.js";
 
@@ -22,6 +23,8 @@ export interface TooltraceTaskMeta {
     /** The session's cassette: its absolute path, and whether the test replayed it or recorded it. */
     readonly cassette?: { readonly path: string; readonly mode: "replay" | "record" };
   }[];
+  /** What the test's calls to a real model cost (its sessions', its trials' included); absent when none was made. */
+  readonly cost?: CostTotal;
   /** The repeated trials the test ran with `trials()`, each with its pass rate. */
   readonly trials?: readonly TrialsJson[];
 }
@@ -29,10 +32,21 @@ export interface TooltraceTaskMeta {
 /** One `trials()` run in a test's `task.meta`: how many passed, the pass rate, pass^k, and each trial. */
 export interface TrialsJson {
   readonly name: string;
+  /** How many trials were asked for. */
   readonly count: number;
+  /** How many ran: `count`, or fewer when `budgetUsd` stopped them. */
+  readonly ran: number;
   readonly passed: number;
-  /** `passed / count`. */
+  /** `passed / ran`: over the trials that ran. */
   readonly passRate: number;
+  /** The budget the trials were given, in USD. */
+  readonly budgetUsd?: number;
+  /** True when the budget was reached before every trial started: `ran` is less than `count`. */
+  readonly stoppedByBudget?: boolean;
+  /** What the trials' calls to a real model cost in USD; absent when none had a price. */
+  readonly costUsd?: number;
+  /** How many of their calls to a real model had no price (not in `costUsd`, nor counted against the budget). */
+  readonly unpricedCalls?: number;
   /** The chance that k trials drawn from these all pass (pass^k), by k. */
   readonly passHatK: Readonly<Record<string, number>>;
   /** The chance that at least one of k drawn trials passes (pass@k), by k. */
@@ -55,5 +69,9 @@ export interface TrialsJson {
     readonly durationMs: number;
     /** The tokens its turns used. */
     readonly tokens: number;
+    /** What its calls to a real model cost in USD; absent when none had a price. */
+    readonly costUsd?: number;
+    /** How many of its calls to a real model had no price. */
+    readonly unpricedCalls?: number;
   }[];
 }

@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from "node:util";
 import { redactForReport, redactReportText } from "../exits/redact.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
+import { addCost, type CostTotal } from "../trace/cost.js";
 
 /** One test of a run, as the viewer shows it. */
 export interface ReportTest {
@@ -56,6 +57,11 @@ export interface ReportData {
   readonly version: typeof TRACE_FORMAT_VERSION;
   readonly generatedAt: string;
   readonly tests: readonly ReportTest[];
+  /**
+   * What the run's calls to a real model cost: the sum of its tests' `meta.cost` (USD, and how many calls had
+   * no price); absent when no test made one.
+   */
+  readonly cost?: CostTotal;
   /** The last runs written to the report's folder, oldest first (the reporter keeps 20). */
   readonly history?: readonly RunSummary[];
 }
@@ -122,7 +128,21 @@ export function reportTest(testCase: ReportedCase): ReportTest {
 
 /** The report of a run. */
 export function reportData(tests: readonly ReportTest[], history?: readonly RunSummary[]): ReportData {
-  return { version: TRACE_FORMAT_VERSION, generatedAt: new Date().toISOString(), tests, ...(history ? { history } : {}) };
+  const cost = runCost(tests);
+  return {
+    version: TRACE_FORMAT_VERSION,
+    generatedAt: new Date().toISOString(),
+    tests,
+    ...(Object.keys(cost).length > 0 ? { cost } : {}),
+    ...(history ? { history } : {}),
+  };
+}
+
+/** What a run's tests cost: the sum of their `meta.cost`. */
+export function runCost(tests: readonly ReportTest[]): CostTotal {
+  let total: CostTotal = {};
+  for (const test of tests) if (test.meta?.cost !== undefined) total = addCost(total, test.meta.cost);
+  return total;
 }
 
 /** The part of a Vitest project the reports read: its root, and its name (which tells apart one file in two projects). */

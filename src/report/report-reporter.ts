@@ -10,6 +10,7 @@ import { withSinceLast } from "./since-last.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
+import { costText } from "../trace/cost.js";
 
 /** Options of {@link TooltraceReporter}. */
 export interface TooltraceReporterOptions {
@@ -60,6 +61,7 @@ export class TooltraceReporter {
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
+    const spent = data.cost === undefined ? "" : `, cost ${costText(data.cost)}`;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;
@@ -67,7 +69,7 @@ export class TooltraceReporter {
     const folder = relative(process.cwd(), this.outputDir) || ".";
     printOut(
       "console",
-      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}); open it with: npx tooltrace show ${folder}`)}`,
+      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}${spent}); open it with: npx tooltrace show ${folder}`)}`,
       "stdout",
     );
     if (this.otel !== undefined) await exportToOtlp(reportTests(testModules), this.otel);

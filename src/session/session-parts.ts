@@ -22,6 +22,7 @@ import { Pipeline } from "../pipeline/pipeline.js";
 import { createRuleSet, type RuleSet } from "../stubs/rule-set.js";
 import { SessionLog } from "../trace/log.js";
 import { checkUpstream } from "../wire/upstream.js";
+import { checkPrices, pricesFor } from "../trace/cost.js";
 import type { ToolStub } from "../stubs/types.js";
 import { allowHostsWith } from "./agent-hosts.js";
 import { allowToolsOf, checkPrefixReplay, checkSteps, faultsOf, httpMocksOf } from "./session-options.js";
@@ -121,7 +122,7 @@ export function sessionParts<TMessage>(options: SessionOptions<TMessage>, place:
     tools.unbind();
     throw error;
   }
-  const log = new SessionLog();
+  const log = new SessionLog(pricesFor(checkPrices(options.prices, "createSession({ prices })")));
   const turnMiddleware = new Map<number, TurnMiddleware>();
   const ownSteps = checkSteps(options.steps);
   const steps = buildSteps({

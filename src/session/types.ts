@@ -7,6 +7,7 @@ import type { Middleware } from "../middleware/types.js";
 import type { Step } from "../pipeline/types.js";
 import type { MockModelInput } from "../model/types.js";
 import type { ToolStub } from "../stubs/types.js";
+import type { Prices } from "../trace/cost.js";
 import type { Interaction, ToolCall, Turn, TurnsHolder, Usage } from "../trace/types.js";
 import type { SessionReport } from "../lifecycle/scope.js";
 import type { UnusedRulesPolicy } from "../lifecycle/test-report.js";
@@ -154,6 +155,12 @@ export interface SessionOptions<TMessage = unknown> {
    * refuses them. Not with `llm`.
    */
   readonly upstream?: Upstream;
+  /**
+   * What model tokens cost, in USD per million, by model id: `{ "gpt-4o": { input: 2.5, output: 10 } }`. Over
+   * the plugin's `prices` and the shipped table (`MODEL_PRICES`); each call a real model answered gets its
+   * `costUsd` from them.
+   */
+  readonly prices?: Prices;
   /**
    * Faults injected on purpose into this session's model calls: the provider's 429 with `Retry-After`, a 5xx,
    * Anthropic's 529, a malformed body, a stream cut after a few events, a slow answer. Each fires on the

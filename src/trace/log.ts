@@ -3,6 +3,7 @@ import { type Mutable, TurnRecord } from "./records.js";
 import { toTraceError } from "./to-trace-error.js";
 import type { AnswerSource, HttpCall, Interaction, ModelCall, ModelToolCall, ToolCall, TraceChange, TurnStatus, Usage } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
+import { costOf, isPaidCall, type Prices, pricesFor } from "./cost.js";
 import type { OpenHttpCall, OpenModelCall } from "./open-calls.js";
 
 /** A tool call the model asked for, as the log records it when it never reached the chain. */
@@ -35,6 +36,9 @@ export class SessionLog {
   private readonly origin = performance.now();
   /** The wall clock when the log began: records' `startedAt` is read off it and the monotonic clock. */
   private readonly wallOrigin = Date.now();
+
+  /** `prices`: what each model's tokens cost, the shipped and the plugin's under them (see `pricesFor`). */
+  constructor(private readonly prices: Prices = pricesFor(undefined)) {}
 
   /** Milliseconds since the session was created, monotonic. */
   now(): number {
@@ -153,11 +157,13 @@ export class SessionLog {
   /** Which step answered: `source` replaces what an earlier step said (the last to answer is the one the agent saw). */
   answeredBy(record: Interaction, source: AnswerSource): void {
     writable(record).answeredBy = source;
+    this.price(record);
   }
 
   /** The end of the chain answered, unless a step already did. */
   answeredByDefault(record: Interaction, source: AnswerSource): void {
     writable(record).answeredBy ??= source;
+    this.price(record);
   }
 
   /** A step passed the call on with another input: the trace keeps what the agent sent beside it. */
@@ -267,6 +273,16 @@ export class SessionLog {
     record.status = status;
     record.end = this.now();
     record.durationMs = record.end - record.start;
+    this.price(record);
+  }
+
+  /** A finished model call a real model answered gets its cost (or none, without a price); any other, none. */
+  private price(record: Interaction): void {
+    if (record.kind !== "model" || record.end === undefined) return;
+    const open = writable(record);
+    const cost = isPaidCall(record) ? costOf(record.model, record.usage, this.prices) : undefined;
+    if (cost === undefined) delete open.costUsd;
+    else open.costUsd = cost;
   }
 }
 

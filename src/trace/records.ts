@@ -1,5 +1,6 @@
 import type { HttpCall, Interaction, ModelCall, ToolCall, TraceError, Turn, TurnStatus, Usage } from "./types.js";
 import { addUsage, ZERO_USAGE } from "./usage.js";
+import { totalCost } from "./cost.js";
 
 /** A record while its log still writes to it. Only the log (`log.ts`) holds records by this type. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -39,6 +40,14 @@ export class TurnRecord implements Turn {
     let sum = ZERO_USAGE;
     for (const call of this.modelCalls) sum = addUsage(sum, call.usage);
     return sum;
+  }
+
+  get costUsd(): number | undefined {
+    return totalCost([...this.modelCalls, ...this.judgeCalls]).costUsd;
+  }
+
+  get unpricedCalls(): number | undefined {
+    return totalCost([...this.modelCalls, ...this.judgeCalls]).unpricedCalls;
   }
 
   /** Files `record` in the list of its kind: for the log, which writes every record (see `SessionLog.adopt`). */

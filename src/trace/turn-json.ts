@@ -37,6 +37,8 @@ function turnJson(turn: Turn, shared: SharedJson): TurnJson {
     text: turn.text,
     assistantTexts: [...turn.assistantTexts],
     usage: { ...turn.usage },
+    ...(turn.costUsd !== undefined ? { costUsd: turn.costUsd } : {}),
+    ...(turn.unpricedCalls !== undefined ? { unpricedCalls: turn.unpricedCalls } : {}),
     violations: [...turn.violations],
     ...(turn.error ? { error: { name: turn.error.name, message: turn.error.message } } : {}),
     startedAt: turn.startedAt,
@@ -88,6 +90,7 @@ export function interactionToJson<T extends Interaction>(record: T, shared?: Sha
       json.request = requestJson(record.request, shared ?? new Map());
       json.reply = toJsonValue(record.reply);
       json.usage = toJsonValue(record.usage);
+      if (record.costUsd !== undefined) json.costUsd = record.costUsd;
       break;
     case "http":
       json.method = record.method;

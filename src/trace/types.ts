@@ -147,6 +147,12 @@ export interface ModelCall extends InteractionBase {
   readonly reply: { readonly text: string; readonly toolCalls: readonly ModelToolCall[] };
   readonly streamed: boolean;
   readonly usage: Usage;
+  /**
+   * What the call cost in USD: its usage times its model's price. Only a call a real model answered has one
+   * (`upstream`, live): a mock model's, a cassette's replay or a fault's cost nothing. Absent when the model
+   * has no price (see `prices`): never 0 for an unknown price.
+   */
+  readonly costUsd?: number;
   /** Which call of the mock model's script answered (1-based), once known. */
   readonly step?: number;
   /** The request and status, for calls that came over the wire. */
@@ -206,6 +212,13 @@ export interface Turn {
   readonly tools: readonly string[];
   /** The sum of the model calls' usage, or what the agent reported when no model call was traced. */
   readonly usage: Usage;
+  /**
+   * What the turn's calls to a real model cost in USD, its judges' included: the sum of their `costUsd`.
+   * Absent when none had a price.
+   */
+  readonly costUsd?: number;
+  /** How many of the turn's calls to a real model had no price (their cost is not in `costUsd`); absent for none. */
+  readonly unpricedCalls?: number;
   readonly status: TurnStatus;
   /** Problems tooltrace found in this turn that fail the test even if the agent recovered. */
   readonly violations: readonly string[];

@@ -15,6 +15,7 @@ import { percent } from "../base/percent.js";
 import { printOut } from "../exits/out.js";
 import { runPool } from "../base/pool.js";
 import { concurrencyOf } from "./concurrency.js";
+import { costText, formatUsd, turnsCost } from "../trace/cost.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -38,6 +39,13 @@ export interface TrialsOptions {
    * by index whatever order they finish in. Default the plugin's `trials.concurrency`, else 1.
    */
   readonly concurrency?: number;
+  /**
+   * A budget in USD for the trials' calls to a real model (see `prices`): once what the finished trials cost
+   * reaches it, no new trial starts (those already running finish). The report says how many ran and that the
+   * budget stopped them; the pass rate and `minPassRate` are over the trials that ran. The first trial always
+   * runs. Calls whose model has no price are not counted against it (the report says how many there were).
+   */
+  readonly budgetUsd?: number;
 }
 
 /** What a trial gets: its index, its seed (give it to `createSession({ seed })`) and a generator seeded by it. */
@@ -57,6 +65,10 @@ export interface TrialRun {
   readonly durationMs: number;
   /** The tokens its turns used. */
   readonly tokens: number;
+  /** What its calls to a real model cost in USD; absent when none had a price. */
+  readonly costUsd?: number;
+  /** How many of its calls to a real model had no price. */
+  readonly unpricedCalls?: number;
 }
 
 /** What {@link trials} found. */
@@ -91,6 +103,13 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
     throw usageError(`trials(count, { minPassRate }): a share from 0 to 1, got ${String(minPassRate)}.`, "write 0.8 for 80%.");
   const ks = [...new Set(typeof options.k === "number" ? [options.k] : (options.k ?? [1, count]))].filter((k) => k >= 1 && k <= count);
   const concurrency = concurrencyOf("trials", options.concurrency);
+  const { budgetUsd } = options;
+  if (budgetUsd !== undefined && !(typeof budgetUsd === "number" && Number.isFinite(budgetUsd) && budgetUsd >= 0))
+    throw usageError(
+      `trials(count, { budgetUsd }): a non-negative finite number of USD, got ${String(budgetUsd)}.`,
+      "write 0.5 for $0.50.",
+    );
+  let spent = 0;
   const parent = currentScope();
   const progress = progressLine(options.name ?? parent?.testName ?? "trials", count);
   const finished: TrialRun[] = [];
@@ -99,24 +118,30 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
     concurrency,
     (index) => runTrial(parent, index, first + index, run),
     (_index, [trial]) => {
+      spent += trial.costUsd ?? 0;
       finished.push(trial);
       progress(finished);
     },
+    () => budgetUsd !== undefined && finished.length > 0 && spent >= budgetUsd,
   );
   // The trials' sessions join the test's in trial order, whatever order the trials finished in.
   for (const [, reports] of ran) for (const report of reports) parent?.adopt(report);
   const runs = ran.map(([trial]) => trial);
   const passed = runs.filter((trial) => trial.passed).length;
-  const passRate = passed / count;
+  const passRate = passed / runs.length;
   const ok = minPassRate === undefined || passRate >= minPassRate;
   const name = options.name ?? parent?.testName ?? "trials";
+  const ranKs = ks.filter((k) => k <= runs.length);
   const report: TrialsReport = {
     name,
     count,
+    ran: runs.length,
     passed,
     passRate,
-    passHatK: Object.fromEntries(ks.map((k) => [String(k), passHatK(count, passed, k)])),
-    passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(count, passed, k)])),
+    ...(budgetUsd !== undefined ? { budgetUsd, ...(runs.length < count ? { stoppedByBudget: true } : {}) } : {}),
+    ...turnsCost(runs),
+    passHatK: Object.fromEntries(ranKs.map((k) => [String(k), passHatK(runs.length, passed, k)])),
+    passAtK: Object.fromEntries(ranKs.map((k) => [String(k), passAtK(runs.length, passed, k)])),
     ...(minPassRate !== undefined ? { minPassRate } : {}),
     ok,
     tree: divergenceTree(runs),
@@ -129,12 +154,12 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   if (!ok && options.failTest !== false)
     throw new Error(
       message(
-        `trials: ${passed} of ${count} passed (${percent(passRate)}), below minPassRate ${percent(minPassRate ?? 0)}.\n${report.summary()}`,
+        `trials: ${passed} of ${runs.length} passed (${percent(passRate)}), below minPassRate ${percent(minPassRate ?? 0)}.\n${report.summary()}`,
       ),
     );
-  const anyFailed = passed < count;
-  if (options.print === true || (options.print === undefined && (anyFailed || runFlags.verbose)))
-    printOut("console", report.summary(), "log");
+  const anyFailed = passed < runs.length;
+  const said = anyFailed || report.stoppedByBudget === true || runFlags.verbose;
+  if (options.print === true || (options.print === undefined && said)) printOut("console", report.summary(), "log");
   return report;
 }
 
@@ -197,6 +222,7 @@ async function runTrial(
     path: turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName)),
     durationMs: performance.now() - started,
     tokens: turns.reduce((sum, turn) => sum + turn.usage.totalTokens, 0),
+    ...turnsCost(turns),
   };
   return [trial, adopted];
 }
@@ -208,8 +234,20 @@ function summarize(report: TrialsReport): string {
     ...Object.entries(report.passAtK).map(([k, value]) => `pass@${k} ${value.toFixed(2)}`),
     ...Object.entries(report.scores ?? {}).map(([judge, mean]) => `mean score ${judge} ${mean.toFixed(2)}`),
   ];
+  const cost = costLine(report);
   const tree = report.tree ? ["  Where they diverge:", ...divergenceLines(report.tree).map((line) => `    ${line}`)] : [];
-  return noWorkflowCommands([branchReport(report.name, report.runs, new Map(), "trials"), `  ${rates.join(" · ")}`, ...tree].join("\n"));
+  return noWorkflowCommands(
+    [branchReport(report.name, report.runs, new Map(), "trials"), `  ${rates.join(" · ")}`, ...cost, ...tree].join("\n"),
+  );
+}
+
+/** What the trials cost, and the budget that stopped them: "budget $0.50 reached after 7 of 20 trials". */
+function costLine(report: TrialsReport): string[] {
+  const spent = costText(report);
+  const lines = spent === "" ? [] : [`  cost ${spent}`];
+  if (report.stoppedByBudget === true && report.budgetUsd !== undefined)
+    lines.push(`  budget ${formatUsd(report.budgetUsd)} reached after ${report.ran} of ${report.count} trials: the rest did not run`);
+  return lines;
 }
 
 /** The judges' mean scores over every trial's turns, when a judge scored any. */

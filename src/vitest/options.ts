@@ -1,6 +1,7 @@
 import type { CassetteMode } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
+import type { Prices } from "../trace/cost.js";
 import type { YamlEvalsOptions } from "./yaml-plugin.js";
 
 /** The run's wire mock (see {@link TooltracePluginOptions.llm}). */
@@ -77,4 +78,10 @@ export interface TooltracePluginOptions {
    * overlaps, within what the provider's rate limit allows. Each trial keeps its own sessions, seed and trace.
    */
   readonly trials?: { readonly concurrency?: number };
+  /**
+   * What model tokens cost, in USD per million, by model id (`{ "gpt-4o": { input: 2.5, output: 10 } }`): over
+   * the shipped table (`MODEL_PRICES`, with the date it was taken), under a session's own `prices`. Calls a
+   * real model answered get their `costUsd` from it; a model with no price has no cost (never 0).
+   */
+  readonly prices?: Prices;
 }

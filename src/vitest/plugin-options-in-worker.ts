@@ -1,5 +1,6 @@
 import { usageError } from "../exits/errors.js";
 import type { Middleware } from "../middleware/types.js";
+import { usePrices } from "../trace/cost.js";
 import type { TooltracePluginOptions } from "./options.js";
 import type { VitestApi } from "./vitest-api.js";
 
@@ -37,6 +38,7 @@ export async function applySharedOptions(options: TooltracePluginOptions, load: 
     const { useMiddleware } = await import("../middleware/shared-middleware.js");
     useMiddleware(await loadMiddleware(paths, load));
   }
+  if (options.prices !== undefined) usePrices(options.prices);
   if (options.http !== undefined) {
     const { useHttpMocks } = await import("../http-mocks/shared-http-mocks.js");
     useHttpMocks(options.http);

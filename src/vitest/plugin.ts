@@ -16,6 +16,7 @@ import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";
 import { inlineLibrary } from "./inline-libraries.js";
 import { checkConcurrency } from "../variants/concurrency.js";
+import { checkPrices } from "../trace/cost.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -93,6 +94,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
     );
   }
   if (options.http !== undefined) compileHttpMocks(options.http);
+  checkPrices(options.prices, "tooltrace({ prices })");
   if (options.trials?.concurrency !== undefined) checkConcurrency(options.trials.concurrency, "tooltrace({ trials: { concurrency } })");
   if (options.otel) checkOtelNode();
   const bridges = runsFromBuild() ? cjsBridges(packageRoot()) : new Map<string, string>();
