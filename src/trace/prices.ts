@@ -6,8 +6,11 @@ export interface ModelPrice {
   readonly output: number;
 }
 
-/** The day {@link MODEL_PRICES} was copied from the providers' published price lists. */
-export const PRICES_TAKEN = "2025-08-01";
+/**
+ * The month whose published list prices {@link MODEL_PRICES} holds. They were not fetched from the providers when
+ * this package was built, and prices change: check them against your provider's page, and override.
+ */
+export const PRICES_TAKEN = "2025-08";
 
 /**
  * List prices of current models of the OpenAI, Anthropic and Google Gemini APIs (the AI SDK reports the same
