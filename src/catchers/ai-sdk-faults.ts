@@ -1,7 +1,7 @@
 import type { APICallError } from "@ai-sdk/provider";
 import { lazyRequire } from "../base/lazy-require.js";
 import { faultStatus, type InjectedFault, retryHeaders } from "../faults/fault-error.js";
-import { paceOf, pacedStream, tokensMs } from "../faults/paced-body.js";
+import { paceOf, pacedStream, textDelays, tokensMs } from "../faults/paced-body.js";
 import type { ResolvedReply } from "../model/types.js";
 
 const provider = lazyRequire<{ APICallError: typeof APICallError }>("@ai-sdk/provider");
@@ -43,13 +43,7 @@ export function pacedParts<T>(answer: ResolvedReply, parts: readonly T[]): Reada
     const { type, delta } = part as { type?: unknown; delta?: unknown };
     return type === "text-delta" && typeof delta === "string" ? delta.length : 0;
   });
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const first = weights.findIndex((weight) => weight > 0);
-  const delays =
-    sum === 0
-      ? parts.map((_, index) => (index === 0 ? 0 : total / (parts.length - 1)))
-      : weights.map((weight, index) => (index <= first ? 0 : (weight / sum) * total));
-  return pacedStream(parts, { delays });
+  return pacedStream(parts, { delays: textDelays(weights, total) });
 }
 
 /**

@@ -22,6 +22,18 @@ export function tokensMs(fired: FiredFault, outputTokens: number): number {
   return tokensPerSecond ? (outputTokens / tokensPerSecond) * 1000 : 0;
 }
 
+/**
+ * The wait before each of a stream's items to spread `totalMs` over its text: the items up to the first with
+ * text come at once, each later one after its share of the text (`weights`, its characters); with no text at
+ * all, the time is spread evenly.
+ */
+export function textDelays(weights: readonly number[], totalMs: number): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum === 0) return weights.map((_, index) => (index === 0 ? 0 : totalMs / (weights.length - 1)));
+  const first = weights.findIndex((weight) => weight > 0);
+  return weights.map((weight, index) => (index <= first ? 0 : (weight / sum) * totalMs));
+}
+
 /** How long a cut waits after the last item it lets through: a dropped connection comes after the data did. */
 const CUT_GAP_MS = 20;
 

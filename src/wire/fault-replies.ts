@@ -1,5 +1,5 @@
 import { faultStatus, type InjectedFault, retryHeaders } from "../faults/fault-error.js";
-import { pacedBody, tokensMs } from "../faults/paced-body.js";
+import { pacedBody, textDelays, tokensMs } from "../faults/paced-body.js";
 import type { FiredFault } from "../faults/types.js";
 import type { ResolvedReply } from "../model/types.js";
 import { chunkText } from "../model/chunk-text.js";
@@ -58,14 +58,7 @@ export function faultReply(codec: WireCodec, injected: InjectedFault, decoded: D
 export function pacedReply(reply: WireReply, fired: FiredFault, answer: ResolvedReply, events: readonly string[]): WireReply {
   const total = tokensMs(fired, answer.usage.outputTokens);
   if (total === 0 || events.length < 2) return reply;
-  const weights = contentWeights(events, answer.text);
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const first = weights.findIndex((weight) => weight > 0);
-  const delays =
-    sum === 0
-      ? events.map((_, index) => (index === 0 ? 0 : total / (events.length - 1)))
-      : weights.map((weight, index) => (index <= first ? 0 : (weight / sum) * total));
-  return { ...reply, body: pacedBody(events, { delays }) };
+  return { ...reply, body: pacedBody(events, { delays: textDelays(contentWeights(events, answer.text), total) }) };
 }
 
 /** How much of `text` each event carries: its deltas, found in order as the codec wrote them (JSON-escaped). */
