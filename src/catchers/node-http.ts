@@ -52,9 +52,7 @@ const isProxy = (value: unknown) => types.isProxy(value);
 export function catchNodeHttp(): void {
   const global = globalThis as Record<symbol, unknown>;
   if (state.patched !== undefined && http().request === state.patched) {
-    // An MSW server that reused ours cleared its mark when it closed, leaving ours in place: the mark goes back,
-    // or the next MSW server would patch node:http over ours (two nested fail every request).
-    if (state.own !== undefined && global[RUNNING] === undefined) global[RUNNING] = state.own;
+    remarkOurs();
     return;
   }
   if (global[RUNNING] !== undefined && !isProxy(http().request)) {
@@ -127,8 +125,16 @@ export function catchNodeHttp(): void {
  * been disposed: node:http requests then went out past every server).
  */
 export function shareNodeHttpWithMsw(): void {
+  remarkOurs();
+}
+
+/**
+ * Ours, while it patches node:http, marked running again where an MSW server that reused it cleared the mark when
+ * it closed: or the next MSW server would patch node:http over ours (two nested fail every request).
+ */
+function remarkOurs(): void {
   const global = globalThis as Record<symbol, unknown>;
-  if (state.own === undefined || http().request !== state.patched) return;
+  if (state.own === undefined || state.patched === undefined || http().request !== state.patched) return;
   if (global[RUNNING] === undefined) global[RUNNING] = state.own;
 }
 
@@ -164,9 +170,7 @@ function keepMarked(interceptor: Interceptor): void {
   emitter.removeListener = (event, listener) => {
     remove(event, listener);
     other()?.removeListener(event, listener);
-    if (global[RUNNING] === undefined && state.own === interceptor && http().request === state.patched) {
-      global[RUNNING] = interceptor as never;
-    }
+    if (state.own === interceptor) remarkOurs();
     return emitter;
   };
 }

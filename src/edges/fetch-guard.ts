@@ -147,11 +147,6 @@ export function answerAtFetch(name: string, rank: number, answer: FetchAnswerer,
   state.answerers = [...state.answerers.filter((entry) => entry.name !== name), { name, rank, answer }].sort((a, b) => a.rank - b.rank);
 }
 
-/** Removes the catcher known by `name`, if any. */
-export function removeFetchAnswerer(name: string): void {
-  state.answerers = state.answerers.filter((entry) => entry.name !== name);
-}
-
 /**
  * While MSW listens it patches `globalThis.fetch`: the requests that come through that `fetch` are MSW's
  * (answered by its handlers, or passed through by its catcher, which decided), so the dispatcher leaves them
