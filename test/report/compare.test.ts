@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
+import { launchChromium } from "../fixtures/chromium.js";
 import { compareCommand } from "../../src/report/compare-command.js";
 import { readReport } from "../../src/report/read-report.js";
 import { packageFile } from "../fixtures/versions.js";
@@ -105,8 +105,7 @@ describe("two real runs compared, one stub changed between them", () => {
   });
 
   test("the comparison page in a real browser: changed tests first, intervals drawn, the diff shown", async () => {
-    const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].find((path) => path && existsSync(path));
-    const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+    const browser = await launchChromium();
     try {
       const { output } = compareCommand(baseline, current);
       const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });

@@ -1,25 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchChromium } from "../fixtures/chromium.js";
 import { runWithReport } from "../fixtures/report-run.js";
-
-/** Debian's chromium (`scripts/ensure-chromium.mjs` installs it for `npm test`), or CHROMIUM_PATH. */
-const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (path): path is string => path !== undefined && existsSync(path),
-);
 
 let browser: Browser;
 let page: Page;
 let url: string;
 beforeAll(async () => {
-  if (executablePath === undefined)
-    throw new Error("no Chromium for the viewer's browser tests: sudo apt-get install -y chromium (or set CHROMIUM_PATH)");
   const run = await runWithReport();
   url = pathToFileURL(join(run.folder, "index.html")).href;
-  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // Nothing may be fetched: a request other than the page itself would be a leak of the report's data.
   page.on("request", (request) => {
