@@ -1,7 +1,8 @@
 // `npm run test:matrix`: the suite on the Node versions and majors users have beyond `npm test`'s Node 20 run:
 // - Node 22 with the latest majors (vitest 5, msw 3, ai 7, openai 7, @openai/agents 0.20, @langchain/openai 1.6): test/compat/latest;
 // - the oldest Vitest in the peer range (3.2, no `aroundEach`) on Node 20: test/compat/vitest-3.2;
-// - Node 24 with the project's own pins.
+// - Node 24 with the project's own pins;
+// - Jest 29 and 30, in CommonJS and ESM mode, on the packed tarball (test/matrix/jest.test.ts, test/compat/jest-29).
 // A compatibility run works on a copy of the sources inside its project, so every import resolves to the
 // project's packages first (and to the root's for the rest). The projects are installed first (npm ci with
 // their lockfiles; once installed, again only when a lockfile changed), then the root's test/matrix runs.
