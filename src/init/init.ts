@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PREFIX } from "../exits/errors.js";
 import { writeSource } from "../exits/out.js";
-import { type AgentLibrary, detectProject, type Project } from "./detect.js";
+import { type AgentLibrary, detectProject, type Project, type TestRunner } from "./detect.js";
 import { addJestSetup, JEST_SETUP } from "./jest-config.js";
 import { weatherAgentFile } from "./templates/agents.js";
 import { JEST_RUN, jestEval } from "./templates/jest.js";
 import { type InitFiles, type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "./templates/shared.js";
-import { checkConfig } from "./verify-config.js";
+import { checkConfig, checkJestConfig } from "./verify-config.js";
 import { addPlugin, type ConfigOutcome, PLUGIN_IMPORT, setsInclude } from "./vitest-config.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
@@ -51,7 +51,7 @@ export async function init(folder: string): Promise<InitReport> {
     };
   const lines = [`${PREFIX} init: ${NAMES[project.library]} found in package.json.`];
   const route: ModelRoute = project.library === "ai-sdk" ? "ai-sdk" : project.library === "plain" ? "none" : "wire";
-  const setup = project.runner === "jest" ? jestSetup(folder, project, route) : await vitestSetup(folder, project, route);
+  const setup = project.runner === "jest" ? await jestSetup(folder, project, route) : await vitestSetup(folder, project, route);
   lines.push(configLine(setup.config));
   for (const [path, text] of Object.entries(setup.files)) {
     const target = join(folder, path);
@@ -82,7 +82,7 @@ export async function init(folder: string): Promise<InitReport> {
 
 async function vitestSetup(folder: string, project: Project, route: ModelRoute): Promise<RunnerSetup> {
   return {
-    config: await checked(folder, addPlugin(folder)),
+    config: await checked(folder, addPlugin(folder), "vitest"),
     files: {
       "evals/weather-agent.ts": weatherAgentFile(project.library, "ts", project.langchainModel),
       ...(route === "none" ? {} : { "evals/weather-model.ts": weatherModelFile("ts") }),
@@ -96,9 +96,9 @@ async function vitestSetup(folder: string, project: Project, route: ModelRoute):
 }
 
 /** Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files. */
-function jestSetup(folder: string, project: Project, route: ModelRoute): RunnerSetup {
+async function jestSetup(folder: string, project: Project, route: ModelRoute): Promise<RunnerSetup> {
   return {
-    config: addJestSetup(folder, project.jestKey),
+    config: await checked(folder, addJestSetup(folder, project.jestKey), "jest"),
     files: {
       "evals/weather-agent.mjs": weatherAgentFile(project.library, "js", project.langchainModel),
       ...(route === "none" ? {} : { "evals/weather-model.mjs": weatherModelFile("js") }),
@@ -112,26 +112,32 @@ function jestSetup(folder: string, project: Project, route: ModelRoute): RunnerS
 }
 
 /**
- * The config edit, proved by loading the config where the project's Vite can: a config that loads without the
- * plugin is put back as it was and left to the user, so `init` never says it added a plugin that is not there.
+ * The config edit, proved by loading the config where the project's Vite (or Jest) can: a config that loads
+ * without tooltrace is put back as it was and left to the user, so `init` never says it added what is not there.
  */
-async function checked(folder: string, outcome: ConfigOutcome): Promise<ConfigOutcome> {
+async function checked(folder: string, outcome: ConfigOutcome, runner: TestRunner): Promise<ConfigOutcome> {
   if (outcome.kind !== "added" && outcome.kind !== "created") return outcome;
-  const check = await checkConfig(folder, outcome.file);
+  const check = runner === "jest" ? checkJestConfig(folder) : await checkConfig(folder, outcome.file);
   if (check !== "no plugin") return outcome;
   if (outcome.kind === "added" && outcome.original !== undefined) writeSource("init files", join(folder, outcome.file), outcome.original);
-  return { kind: "manual", file: outcome.file, why: "with the plugin added, it still loaded without it" };
+  const what = runner === "jest" ? "tooltrace's setup file" : "the plugin";
+  return { kind: "manual", file: outcome.file, why: `with ${what} added, it still loaded without it` };
 }
 
 function configLine(outcome: ConfigOutcome): string {
   switch (outcome.kind) {
     case "created":
-      return `  wrote ${outcome.file} with ${outcome.file.startsWith("jest") ? "tooltrace's setup file" : "the plugin"}`;
+      return `  wrote ${outcome.file} with ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"}`;
     case "added":
-      return `  added the plugin to ${outcome.file}`;
+      return `  added ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"} to ${outcome.file}`;
     case "present":
-      return `  ${outcome.file} has ${outcome.file.startsWith("vite") ? "the plugin" : "tooltrace's setup file"} already`;
+      return `  ${outcome.file} has ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"} already`;
     case "manual":
       return `  left ${outcome.file} as it is: ${outcome.why}`;
   }
+}
+
+/** A Jest config: `jest.config.*`, or package.json's `jest` key. */
+function isJestConfig(file: string): boolean {
+  return file.startsWith("jest") || file === "package.json";
 }

@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** What loading the edited config said: the plugin is in it, it is not, or the config could not be loaded here. */
@@ -32,5 +33,27 @@ export async function checkConfig(folder: string, file: string): Promise<ConfigC
     return plugins.some((plugin) => plugin?.name === "tooltrace") ? "has the plugin" : "no plugin";
   } catch (error) {
     return { unloaded: (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "" };
+  }
+}
+
+/**
+ * Loads the project's Jest config the way Jest does (its own `jest --showConfig`, which also reads a TypeScript
+ * config) and says whether tooltrace's setup file is in every project's `setupFilesAfterEnv`.
+ */
+export function checkJestConfig(folder: string): ConfigCheck {
+  let jest: string;
+  try {
+    jest = join(dirname(createRequire(join(folder, "package.json")).resolve("jest/package.json")), "bin", "jest.js");
+  } catch {
+    return { unloaded: "jest is not installed here yet" };
+  }
+  try {
+    const shown = execFileSync(process.execPath, [jest, "--showConfig"], { cwd: folder, encoding: "utf8", stdio: "pipe", timeout: 60_000 });
+    const { configs } = JSON.parse(shown) as { configs: { setupFilesAfterEnv?: string[] }[] };
+    const has = configs.every((config) => (config.setupFilesAfterEnv ?? []).some((file) => /[/\\]tooltrace[/\\]/.test(file)));
+    return has ? "has the plugin" : "no plugin";
+  } catch (error) {
+    const said = (error as { stderr?: string }).stderr?.trim() || (error instanceof Error ? error.message : String(error));
+    return { unloaded: said.split("\n")[0] ?? "" };
   }
 }

@@ -99,7 +99,7 @@ function pluginsInDefineConfig(text: string, code: string): string | undefined {
 }
 
 /** Where the bracket opened just before `from` closes in `code` (comments and strings blanked), or `undefined`. */
-function closingBracket(code: string, from: number): number | undefined {
+export function closingBracket(code: string, from: number): number | undefined {
   let depth = 0;
   for (let i = from; i < code.length; i++) {
     const char = code[i];

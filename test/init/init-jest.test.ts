@@ -66,15 +66,48 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
     });
   }
 
-  test("Jest configured in package.json: left as it is, the report ends with what to add, then the command", {
-    timeout: 60_000,
+  test("Jest configured in package.json: the setup file added to its `jest` key, the rest as it was, and green", {
+    timeout: 120_000,
   }, async () => {
-    const { project, said } = await initIn("jest-key", { openai: "*" }, { jest: { testEnvironment: "node" } });
+    // Problem: the config was left as it was ("init does not edit a Jest config") and the eval failed to run.
+    const { project, said } = await initIn("jest-key", {}, { jest: { testEnvironment: "node", setupFilesAfterEnv: ["./setup.cjs"] } });
+    writeFileSync(join(project, "setup.cjs"), "globalThis.userSetup = true;\n");
     expect(existsSync(join(project, "jest.config.mjs"))).toBe(false);
-    expect(said).toContain("add msw: the first eval needs it (npm i -D msw)");
-    expect(said).not.toContain("Run it:");
-    expect(said.trimEnd().split("\n").slice(-2)).toEqual([
-      'Add to package.json: `setupFilesAfterEnv: ["tooltrace/jest"]`',
+    expect(said).toContain("added tooltrace's setup file to package.json");
+    expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals");
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    expect(manifest.jest).toEqual({ testEnvironment: "node", setupFilesAfterEnv: ["./setup.cjs", "tooltrace/jest"] });
+    expect(await jestRun(project)).toEqual([
+      { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
+    ]);
+  });
+
+  test("a jest.config.js of the user's: the setup file added to it, checked by Jest's own --showConfig, and green", {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWithPackage("init-jest-config-js");
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", version: "1.0.0", devDependencies: { jest: "*" } }));
+    const config = '// the user\'s own\nmodule.exports = {\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n';
+    writeFileSync(join(project, "jest.config.js"), config);
+    const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+    expect(init.stdout).toContain("added tooltrace's setup file to jest.config.js");
+    expect(readFileSync(join(project, "jest.config.js"), "utf8")).toBe(
+      '// the user\'s own\nmodule.exports = {\n  setupFilesAfterEnv: ["tooltrace/jest"],\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n',
+    );
+    expect(await jestRun(project)).toEqual([
+      { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
+    ]);
+  });
+
+  test("a Jest config init cannot edit is left as it was, with what to add before the command", { timeout: 60_000 }, async () => {
+    const project = projectWithPackage("init-jest-config-shape");
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", version: "1.0.0", devDependencies: { jest: "*" } }));
+    const config = 'const base = require("./base.cjs");\nmodule.exports = base;\n';
+    writeFileSync(join(project, "jest.config.cjs"), config);
+    const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
+    expect(readFileSync(join(project, "jest.config.cjs"), "utf8")).toBe(config);
+    expect(init.stdout.trimEnd().split("\n").slice(-2)).toEqual([
+      'Add to jest.config.cjs: `setupFilesAfterEnv: ["tooltrace/jest"]`',
       "Then run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals",
     ]);
   });
