@@ -2,6 +2,6 @@
 /** @module tooltrace/vitest */
 export { tooltrace, type TooltraceVitePlugin } from "./plugin.js";
 export type { TooltracePluginOptions, PluginLlmOptions } from "./options.js";
-export type { YamlEvalsOptions } from "./yaml-plugin.js";
+export type { YamlEvalsOptions } from "../evals/yaml-module.js";
 export type { WatchedVitest, WatchTrigger, WatchedTask } from "./cassette-watch.js";
 export type { TooltraceTaskMeta } from "../lifecycle/test-report.js";

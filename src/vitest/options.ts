@@ -2,7 +2,7 @@ import type { CassetteMode } from "../cassettes/types.js";
 import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 import type { Prices } from "../trace/cost.js";
-import type { YamlEvalsOptions } from "./yaml-plugin.js";
+import type { YamlEvalsOptions } from "../evals/yaml-module.js";
 
 /** The run's wire mock (see {@link TooltracePluginOptions.llm}). */
 export interface PluginLlmOptions {

@@ -11,7 +11,7 @@ import { lateCallReporter } from "./late-call-reporter.js";
 import { releaseRunClaims } from "../cassettes/file-lock.js";
 import { usageError } from "../exits/errors.js";
 import { checkRunOptions } from "../session/run-options.js";
-import { YAML_EVAL_PATTERN, yamlEvalModule } from "./yaml-plugin.js";
+import { YAML_EVAL_PATTERN, yamlEvalModule } from "../evals/yaml-module.js";
 import { readsMeta } from "./reads-meta.js";
 import { cjsBridges } from "./cjs-bridges.js";
 import { inlineLibrary } from "./inline-libraries.js";

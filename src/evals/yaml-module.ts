@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { splitAgentSpec } from "../evals/yaml-agent.js";
-import { readYamlEvalFile } from "../evals/yaml-file.js";
+import { splitAgentSpec } from "./yaml-agent.js";
+import { readYamlEvalFile } from "./yaml-file.js";
 
 /** YAML eval files, found beside test files: `flights.eval.yaml`. */
 export const YAML_EVAL_PATTERN = "**/*.eval.{yaml,yml}";
 
-/** The plugin's `evals` option: where the agent modules of YAML evals are, and the variants to run. */
+/**
+ * Where the agent modules of YAML evals are, and the variants to run: the Vitest plugin's `evals` option, and the
+ * options of the Jest transform (`["tooltrace/jest-yaml", { agent: "./evals/agent.mjs" }]`).
+ */
 export interface YamlEvalsOptions {
   /** The agent module of every case that names none (a path from the project root; `#name` names an export). */
   readonly agent?: string;
@@ -19,11 +22,23 @@ export interface YamlEvalsOptions {
 }
 
 /**
- * The module Vitest runs for a YAML eval file: it hands the file's text to `defineYamlEvals` (which parses and
- * validates it while Vitest collects the file) with each case's agent module as a dynamic import, so Vite
- * transforms the agent module as any test import.
+ * How the generated module loads its runtime and each case's agent module: Vitest's ES module (`import`), or
+ * Jest's CommonJS, with `import()` for agents in Jest's ESM mode and `require` (which Jest transforms) otherwise.
  */
-export function yamlEvalModule(id: string, root: string, runtime: string, options: YamlEvalsOptions): string {
+export type YamlModuleFormat = "esm" | "cjs-import" | "cjs-require";
+
+/**
+ * The module the runner runs for a YAML eval file: it hands the file's text to `defineYamlEvals` (which parses and
+ * validates it while the runner collects the file) with each case's agent module loaded on demand, so the
+ * runner transforms the agent module as any test import.
+ */
+export function yamlEvalModule(
+  id: string,
+  root: string,
+  runtime: string,
+  options: YamlEvalsOptions,
+  format: YamlModuleFormat = "esm",
+): string {
   const source = readFileSync(id, "utf8");
   const agents: string[] = [];
   for (const entry of casesOf(source, id)) {
@@ -38,14 +53,19 @@ export function yamlEvalModule(id: string, root: string, runtime: string, option
     if (typeof entry.name !== "string" || spec === undefined) continue;
     const path = splitAgentSpec(spec.spec).path;
     const file = isAbsolute(path) ? path : resolve(spec.from, path);
-    agents.push(`${JSON.stringify(entry.name)}: { spec: ${JSON.stringify(spec.spec)}, load: () => import(${JSON.stringify(file)}) }`);
+    // `module.exports = defineEvalAgent(...)` is the module's default export, as `import()` of it would say.
+    const required = `(m => typeof m === "function" ? { default: m } : m)(require(${JSON.stringify(file)}))`;
+    const load = format === "cjs-require" ? `async () => ${required}` : `() => import(${JSON.stringify(file)})`;
+    agents.push(`${JSON.stringify(entry.name)}: { spec: ${JSON.stringify(spec.spec)}, load: ${load} }`);
   }
   const defaults = {
     ...(options.variants !== undefined ? { variants: options.variants } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   return [
-    `import { defineYamlEvals } from ${JSON.stringify(runtime)};`,
+    format === "esm"
+      ? `import { defineYamlEvals } from ${JSON.stringify(runtime)};`
+      : `const { defineYamlEvals } = require(${JSON.stringify(runtime)});`,
     `defineYamlEvals({ file: ${JSON.stringify(relative(root, id))}, path: ${JSON.stringify(id)}, source: ${JSON.stringify(source)}, agents: { ${agents.join(", ")} }, defaults: ${JSON.stringify(defaults)} });`,
     "",
   ].join("\n");
