@@ -1,0 +1,60 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type ReportData, readReport } from "tooltrace/reporter";
+import { type SlowProvider, startSlowProvider } from "../fixtures/slow-provider.js";
+import { packageFile } from "../fixtures/versions.js";
+
+// The provider every run's trials ask, in a process of its own: each answer used 10 input and 5 output tokens.
+let provider: SlowProvider;
+beforeAll(async () => {
+  provider = await startSlowProvider(20);
+});
+afterAll(() => provider.stop());
+
+const config = join(import.meta.dirname, "../fixtures/live-shards-project/vitest.config.ts");
+const vitest = (cwd: string, ...args: string[]) =>
+  promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, ...args], {
+    cwd,
+    env: { ...process.env, CI: "1", PROVIDER_URL: provider.url },
+  }).catch((error: { stdout: string; stderr: string }) => error);
+
+/** What a report says of each test's trials and of the run's cost. */
+function totals(report: ReportData) {
+  const tests = report.tests.map((test) => ({
+    name: test.fullName,
+    state: test.state,
+    trials: test.meta?.trials?.map(({ count, passed, ran }) => ({ count, passed, ran })),
+    costUsd: test.meta?.cost?.costUsd,
+  }));
+  return { tests: tests.sort((a, b) => a.name.localeCompare(b.name)), cost: report.cost };
+}
+
+// Live trials over two CI machines: each runs a shard into a blob (Vitest's --shard), one merges them
+// (--merge-reports): the trials, the costs and the run's total are the same as one machine running everything.
+test("live trials sharded over two machines and merged: the same trials, costs and totals as one run", { timeout: 180_000 }, async () => {
+  const work = mkdtempSync(join(tmpdir(), "tooltrace-live-shards-"));
+  const blobs = join(work, "blobs");
+  const shards = await Promise.all(
+    [1, 2].map((shard) => vitest(work, `--shard=${shard}/2`, "--reporter=blob", `--outputFile=${join(blobs, `blob-${shard}.json`)}`)),
+  );
+  for (const shard of shards) expect(`${shard.stdout}${"stderr" in shard ? shard.stderr : ""}`).not.toMatch(/FAIL/);
+  const merged = await vitest(work, "--merge-reports", blobs, "--reporter=tooltrace/reporter", "--reporter=tooltrace/json-reporter");
+  expect(merged.stdout).toMatch(/\[tooltrace\] report: tooltrace-report\/index\.html \(2 tests, 0 failed, cost \$/);
+  const whole = mkdtempSync(join(tmpdir(), "tooltrace-live-unsharded-"));
+  await vitest(whole, "--reporter=tooltrace/reporter");
+  const one = totals(readReport(join(whole, "tooltrace-report")));
+  const two = totals(readReport(join(work, "tooltrace-report")));
+  expect(two).toEqual(one);
+  // 7 trials, one call each, at gpt-4o-mini's and gpt-4o's shipped prices.
+  const mini = (10 * 0.15 + 5 * 0.6) / 1_000_000;
+  const gpt4o = (10 * 2.5 + 5 * 10) / 1_000_000;
+  expect(two.tests.map((test) => test.trials)).toEqual([[{ count: 4, passed: 4, ran: 4 }], [{ count: 3, passed: 3, ran: 3 }]]);
+  expect(two.tests.map((test) => test.costUsd)).toEqual([expect.closeTo(4 * mini, 12), expect.closeTo(3 * gpt4o, 12)]);
+  expect(two.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
+  const json = JSON.parse(readFileSync(join(work, "tooltrace-turns.json"), "utf8")) as { cost?: { costUsd: number } };
+  expect(json.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
+});
