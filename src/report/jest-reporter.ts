@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { JEST_RUN_FOLDER_ENV, takeHandoffs } from "./jest-handoff.js";
 import { type JestTest, type JestTestResult, jestModule } from "./jest-results.js";
 import { TooltraceJsonReporter } from "./json-reporter.js";
+import { checkOtelNode } from "./otel-export.js";
 import { writeJunitFile } from "./junit-file.js";
 import { type ReportedModule, reportTests } from "./report-data.js";
 import { TooltraceReporter, type TooltraceReporterOptions } from "./report-reporter.js";
@@ -39,6 +40,8 @@ export class TooltraceJestReporter {
   /** Jest's constructor: the run's global config (unused), then the options the config gives this reporter. */
   constructor(_globalConfig?: unknown, options: TooltraceJestReporterOptions = {}) {
     const { json, junit, ...viewer } = options;
+    // Refused when Jest reads its config, as the plugin's `otel` is: not after the run, when the spans are due.
+    if (viewer.otel) checkOtelNode();
     this.viewer = new TooltraceReporter(viewer);
     const jsonFile = fileOption(json, "tooltrace-turns.json");
     this.json = jsonFile === undefined ? undefined : new TooltraceJsonReporter({ outputFile: jsonFile });
