@@ -151,6 +151,45 @@ describe("tooltrace/jest-reporter under real Jest 30", () => {
   }, 60_000);
 });
 
+test("under Jest's ESM mode too: the reporter named on the command line, the sessions handed over", async () => {
+  const esm = join(import.meta.dirname, "../fixtures/jest-project/jest.config.mjs");
+  const cwd = mkdtempSync(join(temp, "esm-"));
+  const ran = await runJestIn(cwd, esm, ["--reporters=default", "--reporters=tooltrace/jest-reporter"], {
+    ...env,
+    NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
+  });
+  expect(ran.code, ran.stderr).toBe(1);
+  const tests = readReport(join(cwd, "tooltrace-report")).tests.map((t) => [t.fullName, t.state, t.meta?.sessions.length]);
+  expect(tests).toEqual([
+    ["matchers are registered and stubs answer", "passed", 1],
+    ["tools were restored after the previous test", "passed", undefined],
+    ["a strict violation fails the test after it ends", "failed", 1],
+  ]);
+}, 60_000);
+
+test("a file that fails to load is a failed entry; a retried test keeps its last attempt; one name twice, each its own", async () => {
+  const edges = join(import.meta.dirname, "../fixtures/jest-report-edges-project/jest.config.cjs");
+  const cwd = mkdtempSync(join(temp, "edges-"));
+  const ran = await runJestIn(cwd, edges, ["--runInBand"], env);
+  expect(ran.code, ran.stderr).toBe(1);
+  const tests = readReport(join(cwd, "tooltrace-report")).tests.map((t) => [
+    t.file,
+    t.fullName,
+    t.state,
+    t.fileErrors ? t.errors[0] : t.meta?.sessions[0]?.turns[0]?.userMessage,
+  ]);
+  expect(tests).toEqual(
+    expect.arrayContaining([
+      ["broken.jest-spec.cjs", "(the file failed to load)", "failed", expect.stringContaining("this file fails at import")],
+      ["edges.jest-spec.cjs", "passes on its second attempt", "passed", "attempt 2"],
+      ["edges.jest-spec.cjs", "twice > one name", "passed", "the first"],
+      ["edges.jest-spec.cjs", "twice > runs no session", "passed", undefined],
+      ["edges.jest-spec.cjs", "twice > one name", "passed", "the second"],
+    ]),
+  );
+  expect(tests).toHaveLength(5);
+}, 60_000);
+
 /** The OpenTelemetry JS SDK 3 needs Node 22.15: below it `otel` is refused, naming the floor. */
 const otelRuns = (() => {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
