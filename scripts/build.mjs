@@ -29,6 +29,7 @@ export const ENTRIES = {
   server: "src/entries/server.ts",
   reporter: "src/entries/reporter.ts",
   "json-reporter": "src/entries/json-reporter.ts",
+  "jest-reporter": "src/entries/jest-reporter.ts",
   bin: "src/entries/bin.ts",
   // What a test file's agent gets for its library under the plugin: the library, with inline tools caught.
   "inline-ai": "src/inline/ai.ts",
@@ -45,6 +46,7 @@ export const CJS_ENTRIES = [
   "jest",
   "jest-yaml",
   "jest-yaml-evals",
+  "jest-reporter",
   "ai-sdk",
   "msw",
   "wire",
@@ -179,6 +181,8 @@ await build({
   output: {
     dir: join(root, "dist"),
     format: "cjs",
+    // An entry's default export beside its named ones (a reporter's class): `exports.default`, as Jest reads it.
+    exports: "named",
     sourcemap: true,
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].cjs",

@@ -32,6 +32,11 @@ export const EXITS = {
   "job summary": { medium: "markdown", what: "the GitHub job summary (GITHUB_STEP_SUMMARY)" },
   "json report": { medium: "json", what: "tooltrace/json-reporter's file" },
   "junit output": { medium: "text", what: "each failing eval's conversation as its JUnit test case's system-out" },
+  "jest handoff": {
+    medium: "json",
+    what: "a test's sessions, from a Jest worker to tooltrace/jest-reporter (a file in the run's folder, read and removed)",
+  },
+  "junit file": { medium: "text", what: "tooltrace/jest-reporter's JUnit file, each failing eval's conversation as its system-out" },
   spans: { medium: "value", what: "OpenTelemetry spans sent to an OTLP endpoint" },
   "mcp definitions": { medium: "private", what: "the stub rules mcpServer() hands the server process it starts" },
   "cli agent files": { medium: "private", what: "the settings a CLI agent reads in its scratch home" },

@@ -19,12 +19,13 @@ import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
+import { handOffTest } from "../report/jest-handoff.js";
 import { readJestOptions } from "./options.js";
 
 export type { TooltraceJestOptions } from "./options.js";
 
 interface JestGlobals {
-  expect: { extend(matchers: object): void; getState(): { currentTestName?: string } };
+  expect: { extend(matchers: object): void; getState(): { currentTestName?: string; testPath?: string } };
   beforeEach(fn: () => void): void;
   afterEach(fn: () => void): void;
   afterAll(fn: () => void): void;
@@ -51,8 +52,11 @@ globals.beforeEach(() => {
 globals.afterEach(() => {
   setActiveScope(undefined);
   if (scope === undefined) return;
-  const { warnings, failure } = finishTest(scope, policy);
+  const { meta, sessionCount, warnings, failure } = finishTest(scope, policy);
   scope = undefined;
+  // tooltrace/jest-reporter, when the config names it, reads the test's sessions in the parent process.
+  const state = globals.expect.getState();
+  if (sessionCount > 0) handOffTest(state.testPath, state.currentTestName, meta);
   for (const warning of warnings) printOut("console", warning);
   if (failure) throw failure;
 });

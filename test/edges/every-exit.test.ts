@@ -40,6 +40,8 @@ const FOUND_IN: Record<ExitName, string> = {
   "job summary": "summary.md",
   "json report": "turns.json",
   "junit output": "junit.xml",
+  "jest handoff": "jest-handoff/ (the Jest eval copies it before tooltrace/jest-reporter reads and removes it)",
+  "junit file": "jest-junit.xml",
   spans: "the OTLP collector's requests",
   "mcp definitions": "private: checked 0600 and gone after close, by the eval",
   "cli agent files": "private: checked 0600 and gone after the run, by the eval",
@@ -115,6 +117,10 @@ test("every exit is reached by one run with planted secrets in every form, and n
   const first = await run("vitest run", [vitest, "run", "--config", config, "-u"]);
   expect(logs.get("vitest run")).toMatch(/Tests\s+3 failed \| 6 passed/);
   expect(first.code).toBe(1);
+  // The same outputs under Jest, through tooltrace/jest-reporter.
+  const jest = await run("jest run", [packageFile("jest", "bin", "jest.js"), "--config", join(project, "jest.config.cjs"), "--ci"]);
+  expect(jest.code, logs.get("jest run")).toBe(1);
+  expect(logs.get("jest run")).toContain("Tests:       1 failed, 1 total");
   const firstReport = join(out, "first-report");
   mkdirSync(firstReport);
   writeFileSync(join(firstReport, "index.html"), readFileSync(join(out, "report", "index.html")));
@@ -144,9 +150,12 @@ test("every exit is reached by one run with planted secrets in every form, and n
   outputs.set("(show's page)", readFileSync(shown, "latin1"));
   if (otelRuns) outputs.set("(OpenTelemetry export)", Buffer.concat(exported).toString("latin1"));
   // The outputs hold the run: its evals failed with their calls, each exit wrote what it writes.
+  const handoffs = [...outputs.keys()].filter((name) => name.startsWith("jest-handoff/"));
+  expect(handoffs).toHaveLength(1);
   for (const name of ["cassette.json", "llm.json", "junit.xml", "report/index.html", "turns.json", "summary.md", "exits.eval.ts.snap"])
     expect(outputs.get(name), name).toBeDefined();
-  for (const name of ["junit.xml", "report/index.html", "turns.json", "(vitest run)", "exits.eval.ts.snap"])
+  const jestOutputs = ["jest-report/index.html", "jest-turns.json", "jest-junit.xml", "(jest run)", ...handoffs];
+  for (const name of ["junit.xml", "report/index.html", "turns.json", "(vitest run)", "exits.eval.ts.snap", ...jestOutputs])
     expect(outputs.get(name), name).toContain("[redacted]");
   expect(outputs.get("(vitest run)")).toContain("toHaveCalledTool");
   expect(outputs.get("(show --compare --markdown)")).toContain("## tooltrace");

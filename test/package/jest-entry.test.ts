@@ -1,6 +1,11 @@
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { expect, test } from "vitest";
 import { runJest } from "../fixtures/jest-run.js";
+import { packageFile } from "../fixtures/versions.js";
+
+const root = join(import.meta.dirname, "../..");
 
 // Real Jest (ESM through --experimental-vm-modules) on the built package, with `tooltrace/jest` as its setup file.
 test("the Jest entry registers the matchers, restores tools and fails strict violations", async () => {
@@ -21,4 +26,28 @@ test('under Jest in CommonJS, without flags, the setup entry and require("tooltr
   const unused = results.get("an unused rule fails the test after it ends (the Jest entry's default policy)");
   expect(unused?.status).toBe("failed");
   expect(unused?.failureMessages.join("\n")).toContain("stub rules never used: never");
+}, 60_000);
+
+// Jest loads a custom reporter with `require` (or `import`) and takes its default export.
+test("tooltrace/jest-reporter loads from the build as Jest loads a reporter, both ways, and type-checks in a user's config", async () => {
+  const script = `
+    const required = require("tooltrace/jest-reporter");
+    import("tooltrace/jest-reporter").then((imported) => console.log(JSON.stringify({
+      required: typeof required.default === "function" && required.default === required.TooltraceJestReporter,
+      imported: typeof imported.default === "function" && imported.default === imported.TooltraceJestReporter,
+      hooks: ["onRunStart", "onTestFileResult", "onRunComplete"].filter((hook) => typeof required.default.prototype[hook] === "function"),
+    })));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: root });
+  expect(JSON.parse(stdout)).toEqual({ required: true, imported: true, hooks: ["onRunStart", "onTestFileResult", "onRunComplete"] });
+  // The package's declarations, as a user's strict project reads them (an unused @ts-expect-error fails too).
+  const file = join(import.meta.dirname, "../fixtures/jest-report-project/reporter-types.ts");
+  const flags = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node"];
+  const tsc = await promisify(execFile)(
+    process.execPath,
+    [packageFile("typescript", "bin", "tsc"), ...flags, "--skipLibCheck", "false", file],
+    {
+      cwd: root,
+    },
+  ).catch((error: { stdout: string }) => error);
+  expect(tsc.stdout).toBe("");
 }, 60_000);
