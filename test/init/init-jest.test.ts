@@ -57,12 +57,16 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
       expect(said).toContain("wrote evals/weather.test.mjs");
       expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals");
       expect(said).not.toContain("add ");
-      expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).toContain('setupFilesAfterEnv: ["tooltrace/jest"]');
+      const config = readFileSync(join(project, "jest.config.mjs"), "utf8");
+      expect(config).toContain('setupFilesAfterEnv: ["tooltrace/jest"]');
+      expect(config).toContain('reporters: ["default", "tooltrace/jest-reporter"]');
       expect(existsSync(join(project, "vitest.config.mts")) || existsSync(join(project, "vitest.config.ts"))).toBe(false);
       const results = await jestRun(project);
       expect(results, JSON.stringify(results, null, 2)).toEqual([
         { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
       ]);
+      // The reporter init configured wrote the run's viewer.
+      expect(existsSync(join(project, "tooltrace-report", "index.html"))).toBe(true);
     });
   }
 

@@ -1,10 +1,12 @@
 import type { ModelRoute } from "./shared.js";
 
-/** `jest.config.mjs` for a project with no Jest config: tooltrace's setup file, Jest's defaults otherwise. */
+/** `jest.config.mjs` for a project with no Jest config: tooltrace's setup file and reporter, Jest's defaults otherwise. */
 export const JEST_CONFIG = `/** @type {import("jest").Config} */
 export default {
   // tooltrace's matchers, and its checks after each test.
   setupFilesAfterEnv: ["tooltrace/jest"],
+  // Each run's trace viewer, tooltrace-report/index.html (npx tooltrace show opens it).
+  reporters: ["default", "tooltrace/jest-reporter"],
 };
 `;
 
