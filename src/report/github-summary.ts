@@ -2,7 +2,8 @@ import { globalSingleton } from "../base/global-state.js";
 import { compareReports } from "./compare.js";
 import { comparisonMarkdown } from "./compare-markdown.js";
 import { readReport } from "./read-report.js";
-import { type ReportedModule, type ReportTest, reportCounts, reportData, reportTests } from "./report-data.js";
+import { type ReportedModule, type ReportTest, reportCounts, reportData, reportTests, runCost } from "./report-data.js";
+import { costText } from "../trace/cost.js";
 import { percent } from "../base/percent.js";
 import { markdownText } from "../exits/escape.js";
 import { appendOut } from "../exits/out.js";
@@ -43,33 +44,41 @@ export function writeGithubSummary(file: string, tests: readonly ReportTest[], r
   const all = totals(tests);
   const run = all.passed + all.failed;
   const rate = run === 0 ? "–" : `${Math.round((all.passed / run) * 1000) / 10}%`;
+  // What the calls to a real model cost, in a column of its own when any was made.
+  const spent = Object.keys(runCost(tests)).length > 0;
+  const cost = (inTests: readonly ReportTest[]) => (spent ? ` ${cell(costText(runCost(inTests)) || "–")} |` : "");
+  const costHead = spent ? [" cost |", " ---: |"] : ["", ""];
   const lines = [
     "## tooltrace",
     "",
-    "| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    `| ${reportCounts(tests).tests} | ${all.passed} | ${all.failed} | ${rate} | ${all.sessions} | ${all.toolCalls} | ${all.modelCalls} | ${all.tokens} |`,
+    `| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens |${costHead[0]}`,
+    `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${costHead[1]}`,
+    `| ${reportCounts(tests).tests} | ${all.passed} | ${all.failed} | ${rate} | ${all.sessions} | ${all.toolCalls} | ${all.modelCalls} | ${all.tokens} |${cost(tests)}`,
     "",
-    "| file | tests | passed | tool calls | model calls | tokens |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    `| file | tests | passed | tool calls | model calls | tokens |${costHead[0]}`,
+    `| --- | ---: | ---: | ---: | ---: | ---: |${costHead[1]}`,
   ];
   const byFile = new Map<string, ReportTest[]>();
   for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
   for (const [file, inFile] of byFile) {
     const t = totals(inFile);
     const count = inFile.filter((test) => !test.fileErrors).length;
-    lines.push(`| ${cell(file)} | ${count} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |`);
+    lines.push(`| ${cell(file)} | ${count} | ${t.passed} | ${t.toolCalls} | ${t.modelCalls} | ${t.tokens} |${cost(inFile)}`);
   }
   const trials = tests.flatMap((test) => (test.meta?.trials ?? []).map((report) => ({ test, report })));
   if (trials.length > 0) {
-    lines.push("", "| eval | trials | passed | pass rate | min | pass^k |", "| --- | ---: | ---: | ---: | ---: | --- |");
+    lines.push(
+      "",
+      `| eval | trials | passed | pass rate | min | pass^k |${costHead[0]}`,
+      `| --- | ---: | ---: | ---: | ---: | --- |${costHead[1]}`,
+    );
     for (const { test, report } of trials) {
       const hat = Object.entries(report.passHatK)
         .map(([k, value]) => `pass^${k} ${value.toFixed(2)}`)
         .join(", ");
       const min = report.minPassRate === undefined ? "–" : percent(report.minPassRate);
       lines.push(
-        `| ${cell(test.fullName)} | ${report.count} | ${report.passed} | ${percent(report.passRate)}${report.ok ? "" : " ✗"} | ${min} | ${hat} |`,
+        `| ${cell(test.fullName)} | ${report.count} | ${report.passed} | ${percent(report.passRate)}${report.ok ? "" : " ✗"} | ${min} | ${hat} |${cost([test])}`,
       );
     }
   }

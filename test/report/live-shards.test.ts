@@ -16,10 +16,11 @@ beforeAll(async () => {
 afterAll(() => provider.stop());
 
 const config = join(import.meta.dirname, "../fixtures/live-shards-project/vitest.config.ts");
+let summary: string | undefined;
 const vitest = (cwd: string, ...args: string[]) =>
   promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, ...args], {
     cwd,
-    env: { ...process.env, CI: "1", PROVIDER_URL: provider.url },
+    env: { ...process.env, CI: "1", PROVIDER_URL: provider.url, GITHUB_ACTIONS: summary ? "true" : "", GITHUB_STEP_SUMMARY: summary ?? "" },
   }).catch((error: { stdout: string; stderr: string }) => error);
 
 /** What a report says of each test's trials and of the run's cost. */
@@ -42,8 +43,11 @@ test("live trials sharded over two machines and merged: the same trials, costs a
     [1, 2].map((shard) => vitest(work, `--shard=${shard}/2`, "--reporter=blob", `--outputFile=${join(blobs, `blob-${shard}.json`)}`)),
   );
   for (const shard of shards) expect(`${shard.stdout}${"stderr" in shard ? shard.stderr : ""}`).not.toMatch(/FAIL/);
+  // The merging machine is a GitHub Actions job: it writes the job summary.
+  summary = join(work, "summary.md");
   const merged = await vitest(work, "--merge-reports", blobs, "--reporter=tooltrace/reporter", "--reporter=tooltrace/json-reporter");
   expect(merged.stdout).toMatch(/\[tooltrace\] report: tooltrace-report\/index\.html \(2 tests, 0 failed, cost \$/);
+  summary = undefined;
   const whole = mkdtempSync(join(tmpdir(), "tooltrace-live-unsharded-"));
   await vitest(whole, "--reporter=tooltrace/reporter");
   const one = totals(readReport(join(whole, "tooltrace-report")));
@@ -55,6 +59,11 @@ test("live trials sharded over two machines and merged: the same trials, costs a
   expect(two.tests.map((test) => test.trials)).toEqual([[{ count: 4, passed: 4, ran: 4 }], [{ count: 3, passed: 3, ran: 3 }]]);
   expect(two.tests.map((test) => test.costUsd)).toEqual([expect.closeTo(4 * mini, 12), expect.closeTo(3 * gpt4o, 12)]);
   expect(two.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
+  // The job summary: the run's cost, each file's, each trials' eval's.
+  const said = readFileSync(join(work, "summary.md"), "utf8");
+  expect(said).toContain("| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens | cost |");
+  expect(said).toMatch(/\| 2 \| 2 \| 0 \| 100% \| 7 \| 0 \| 7 \| 105 \| \$0\.000243 \|/);
+  expect(said).toMatch(/\| refunds: 4 live trials \| 4 \| 4 \| 100% \| – \| .* \| \$0\.000018 \|/);
   const json = JSON.parse(readFileSync(join(work, "tooltrace-turns.json"), "utf8")) as { cost?: { costUsd: number } };
   expect(json.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
 });
