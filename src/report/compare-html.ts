@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
 import type { ComparedTest, Comparison, StatusChange } from "./compare.js";
 import { isChanged } from "./compare.js";
+import { costChange, scoresChange } from "./compare-markdown.js";
 import type { RateInterval } from "./pass-rate-interval.js";
 import { escapeHtml } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
@@ -50,7 +51,12 @@ const LABEL: Record<StatusChange, string> = {
 /** Two runs compared, as one self-contained page (no script, nothing fetched): changed tests first. */
 export function comparisonHtml(comparison: Comparison, pages: ComparedPages = {}): string {
   const { counts } = comparison;
-  const rows = [...comparison.tests].sort((a, b) => Number(isChanged(b)) - Number(isChanged(a))).map((test) => row(test, pages));
+  // Judges' scores and costs in columns of their own, when a test has any.
+  const columns = {
+    scores: comparison.tests.some((test) => test.baseline?.scores || test.current?.scores),
+    cost: comparison.tests.some((test) => test.baseline?.costUsd !== undefined || test.current?.costUsd !== undefined),
+  };
+  const rows = [...comparison.tests].sort((a, b) => Number(isChanged(b)) - Number(isChanged(a))).map((test) => row(test, pages, columns));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -63,7 +69,7 @@ export function comparisonHtml(comparison: Comparison, pages: ComparedPages = {}
 <h1>This run against the baseline</h1>
 <div class="counts">${comparison.tests.length} tests · <b class="bad">${counts.broken} broken</b> · <b class="good">${counts.fixed} fixed</b> · ${counts.added} added · ${counts.removed} removed · <b>${counts.trajectoryChanged} took another path</b></div>
 <table>
-<thead><tr><th>Test</th><th>Status</th><th>Pass rate (95% interval)</th><th>Tokens</th><th>Latency</th></tr></thead>
+<thead><tr><th>Test</th><th>Status</th><th>Pass rate (95% interval)</th><th>Tokens</th><th>Latency</th>${columns.scores ? "<th>Scores</th>" : ""}${columns.cost ? "<th>Cost</th>" : ""}</tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>
@@ -73,7 +79,7 @@ ${rows.join("\n")}
 `;
 }
 
-function row(test: ComparedTest, pages: ComparedPages): string {
+function row(test: ComparedTest, pages: ComparedPages, columns: { scores: boolean; cost: boolean }): string {
   const links = [
     test.baseline && pages.baseline ? link(pages.baseline, test.baseline.id, "baseline") : "",
     test.current && pages.current ? link(pages.current, test.current.id, "current") : "",
@@ -89,7 +95,7 @@ function row(test: ComparedTest, pages: ComparedPages): string {
 <td><span class="status ${test.status}">${LABEL[test.status]}</span></td>
 <td class="rates">${rates(test)}</td>
 <td>${change(test.baseline?.tokens, test.current?.tokens, "")}</td>
-<td>${change(test.baseline?.durationMs, test.current?.durationMs, " ms")}</td>
+<td>${change(test.baseline?.durationMs, test.current?.durationMs, " ms")}</td>${columns.scores ? `<td>${escapeHtml(scoresChange(test.baseline?.scores, test.current?.scores))}</td>` : ""}${columns.cost ? `<td>${escapeHtml(costChange(test))}</td>` : ""}
 </tr>`;
 }
 

@@ -1,6 +1,7 @@
 import { type ComparedSide, type ComparedTest, type Comparison, isChanged, type StatusChange } from "./compare.js";
 import { markdownFence, markdownText } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
+import { formatUsd } from "../trace/cost.js";
 
 const LABEL: Record<StatusChange, string> = {
   broken: "❌ broken",
@@ -24,11 +25,23 @@ export function comparisonMarkdown(comparison: Comparison, options: { readonly s
     "",
   ];
   if (changed.length === 0) return [...lines, "No test changed status, pass rate or path."].join("\n");
-  lines.push("| Test | Status | Pass rate | Tokens | Latency |", "| --- | --- | --- | --- | --- |");
-  for (const test of changed)
+  // Judges' scores and costs in columns of their own, when a compared test has any.
+  const scored = changed.some((test) => test.baseline?.scores || test.current?.scores);
+  const priced = changed.some((test) => test.baseline?.costUsd !== undefined || test.current?.costUsd !== undefined);
+  const extra = [...(scored ? ["Scores"] : []), ...(priced ? ["Cost"] : [])];
+  lines.push(
+    `| Test | Status | Pass rate | Tokens | Latency |${extra.map((name) => ` ${name} |`).join("")}`,
+    `| --- | --- | --- | --- | --- |${extra.map(() => " --- |").join("")}`,
+  );
+  for (const test of changed) {
+    const more = [
+      ...(scored ? [cell(scoresChange(test.baseline?.scores, test.current?.scores))] : []),
+      ...(priced ? [costChange(test)] : []),
+    ];
     lines.push(
-      `| ${cell(`${test.file} › ${test.name}`)} | ${LABEL[test.status]} | ${passRate(test)} | ${delta(test, "tokens")} | ${delta(test, "durationMs")} |`,
+      `| ${cell(`${test.file} › ${test.name}`)} | ${LABEL[test.status]} | ${passRate(test)} | ${delta(test, "tokens")} | ${delta(test, "durationMs")} |${more.map((text) => ` ${text} |`).join("")}`,
     );
+  }
   const shown = options.sessionsShown ?? 3;
   for (const test of changed.filter((item) => item.trajectory.length > 0)) {
     lines.push("", `<details><summary>${markdownText(test.name)}: the path changed</summary>`, "");
@@ -56,6 +69,29 @@ function delta(test: ComparedTest, field: keyof Pick<ComparedSide, "tokens" | "d
   if (before === after) return `${Math.round(after)}${unit}`;
   const share = before === 0 ? "" : ` (${signed(((after - before) / before) * 100, "%")})`;
   return `${Math.round(before)} → ${Math.round(after)}${unit}${share}`;
+}
+
+/** Each judge's mean score before and after: `answer 0.90 → 0.60`. */
+export function scoresChange(
+  before: Readonly<Record<string, number>> | undefined,
+  after: Readonly<Record<string, number>> | undefined,
+): string {
+  const names = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
+  const score = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(2));
+  return names
+    .map((name) => {
+      const [a, b] = [before?.[name], after?.[name]];
+      return a === b || before === undefined ? `${name} ${score(b)}` : `${name} ${score(a)} → ${score(b)}`;
+    })
+    .join(", ");
+}
+
+/** What the test's calls to a real model cost before and after: `$0.0012 → $0.0030 (+150%)`. */
+export function costChange(test: ComparedTest): string {
+  const [before, after] = [test.baseline?.costUsd, test.current?.costUsd];
+  if (before === undefined || after === undefined || before === after) return formatUsd(after ?? before ?? 0);
+  const share = before === 0 ? "" : ` (${signed(((after - before) / before) * 100, "%")})`;
+  return `${formatUsd(before)} → ${formatUsd(after)}${share}`;
 }
 
 /** Table cells: one line, no pipe breaking the row, no markup. */

@@ -19,6 +19,8 @@ export interface ComparedSide {
   readonly trials?: { readonly passed: number; readonly count: number; readonly interval: RateInterval };
   /** Each judge's mean score over its sessions' turns, by judge name, when a judge scored any. */
   readonly scores?: Readonly<Record<string, number>>;
+  /** What its calls to a real model cost (USD), when a priced call was made. */
+  readonly costUsd?: number;
 }
 
 /** One test in both runs (or in one of them). */
@@ -104,6 +106,7 @@ function side(test: ReportTest): ComparedSide {
     durationMs: turns.length > 0 ? turns.reduce((sum, turn) => sum + (turn.durationMs ?? 0), 0) : (test.durationMs ?? 0),
     ...(count > 0 ? { trials: { passed, count, interval: wilsonInterval(passed, count) } } : {}),
     ...(Object.keys(scores).length > 0 ? { scores } : {}),
+    ...(test.meta?.cost?.costUsd !== undefined ? { costUsd: test.meta.cost.costUsd } : {}),
   };
 }
 

@@ -64,6 +64,9 @@ describe("two real runs compared, one stub changed between them", () => {
     const { output } = compareCommand(baseline, current, { markdown: true });
     expect(output).toContain("1 broken");
     expect(output).toMatch(/\| flights\.agent-spec\.ts › books the cheapest flight \| ❌ broken \|/);
+    // The judge's score before and after, in a column of its own.
+    expect(output).toContain("| Test | Status | Pass rate | Tokens | Latency | Scores |");
+    expect(output).toMatch(/books the cheapest flight \| ❌ broken \|.*\| cheapest 1\.00 → 0\.50 \|/);
     expect(output).toMatch(/books on most trials \| passing \| \d+% → \d+% \(-\d+(\.\d)?pt, 95% CI -\d+(\.\d)? to -\d+(\.\d)?pt\)/);
     expect(output).not.toContain("answers without tools |");
     expect(output).toContain("```diff");
@@ -117,6 +120,8 @@ describe("two real runs compared, one stub changed between them", () => {
       expect(statuses[0]).toBe("broken");
       expect(statuses.at(-1)).toBe("passing");
       expect(await page.locator("tr.broken pre.diff .chg").count()).toBeGreaterThan(0);
+      expect(await page.locator("th").allTextContents()).toContain("Scores");
+      expect(await page.locator("tr.broken td").nth(5).textContent()).toBe("cheapest 1.00 → 0.50");
       expect(await page.locator("tr.test .rate.current .ci").count()).toBe(1);
       expect(await page.locator("tr.test", { hasText: "books on most trials" }).locator("pre.diff").count()).toBe(3);
       expect(await page.locator("tr.test", { hasText: "books on most trials" }).textContent()).toMatch(

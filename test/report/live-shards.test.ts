@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type ReportData, readReport } from "tooltrace/reporter";
+import { compareReports } from "../../src/report/compare.js";
+import { comparisonHtml } from "../../src/report/compare-html.js";
 import { type SlowProvider, startSlowProvider } from "../fixtures/slow-provider.js";
 import { packageFile } from "../fixtures/versions.js";
 
@@ -51,6 +53,10 @@ test("live trials sharded over two machines and merged: the same trials, costs a
   const whole = mkdtempSync(join(tmpdir(), "tooltrace-live-unsharded-"));
   await vitest(whole, "--reporter=tooltrace/reporter");
   const one = totals(readReport(join(whole, "tooltrace-report")));
+  // show --compare of the two runs: what each test's calls cost, in a column of its own.
+  const page = comparisonHtml(compareReports(readReport(join(whole, "tooltrace-report")), readReport(join(work, "tooltrace-report"))));
+  expect(page).toContain("<th>Cost</th>");
+  expect(page).toContain("<td>$0.000018</td>");
   const two = totals(readReport(join(work, "tooltrace-report")));
   expect(two).toEqual(one);
   // 7 trials, one call each, at gpt-4o-mini's and gpt-4o's shipped prices.
