@@ -97,7 +97,9 @@ export async function exportToOtlp(reported: readonly ReportTest[], options: Ote
     if (turns.length === 0) continue;
     const start = Math.min(...turns.map(({ turn }) => turn.startedAt));
     const end = Math.max(...turns.map(({ turn }) => turn.startedAt + (turn.durationMs ?? 0)));
-    const root = tracer.startSpan(test.fullName, { startTime: start, attributes: { "test.file": test.file, "test.state": test.state } });
+    const cost = test.meta?.cost?.costUsd;
+    const attributes = { "test.file": test.file, "test.state": test.state, ...(cost !== undefined ? { [COST]: cost } : {}) };
+    const root = tracer.startSpan(test.fullName, { startTime: start, attributes });
     if (test.state === "failed") root.setStatus({ code: api.SpanStatusCode.ERROR, message: excerpt(test.errors[0] ?? "failed", 500) });
     for (const { session, turn } of turns) turnSpans(tracer, under(root), session.name, turn, under, api.SpanStatusCode.ERROR);
     root.end(end);
@@ -117,6 +119,7 @@ function turnSpans(tracer: Tracer, parent: Context, agent: string, turn: TurnJso
         "gen_ai.agent.name": agent,
         "gen_ai.usage.input_tokens": turn.usage.inputTokens,
         "gen_ai.usage.output_tokens": turn.usage.outputTokens,
+        ...(turn.costUsd !== undefined ? { [COST]: turn.costUsd } : {}),
       },
     },
     parent,
@@ -131,6 +134,9 @@ function turnSpans(tracer: Tracer, parent: Context, agent: string, turn: TurnJso
   }
   span.end(end);
 }
+
+/** What a call, turn or test cost in USD (OpenTelemetry's GenAI conventions have no cost attribute yet). */
+const COST = "tooltrace.cost_usd";
 
 function spanName(call: Json): string {
   if (call.kind === "model") return `chat ${String(call.model)}`;
@@ -153,6 +159,7 @@ function attributesOf(call: Json): Attributes {
       "gen_ai.request.model": String(call.model),
       "gen_ai.usage.input_tokens": Number(usage.inputTokens ?? 0),
       "gen_ai.usage.output_tokens": Number(usage.outputTokens ?? 0),
+      ...(typeof call.costUsd === "number" ? { [COST]: call.costUsd } : {}),
     };
   }
   if (call.kind === "tool")

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,10 +20,18 @@ afterAll(() => provider.stop());
 
 const config = join(import.meta.dirname, "../fixtures/live-shards-project/vitest.config.ts");
 let summary: string | undefined;
+let otlp: string | undefined;
 const vitest = (cwd: string, ...args: string[]) =>
   promisify(execFile)(process.execPath, [packageFile("vitest", "vitest.mjs"), "run", "--config", config, ...args], {
     cwd,
-    env: { ...process.env, CI: "1", PROVIDER_URL: provider.url, GITHUB_ACTIONS: summary ? "true" : "", GITHUB_STEP_SUMMARY: summary ?? "" },
+    env: {
+      ...process.env,
+      CI: "1",
+      PROVIDER_URL: provider.url,
+      GITHUB_ACTIONS: summary ? "true" : "",
+      GITHUB_STEP_SUMMARY: summary ?? "",
+      FIXTURE_OTLP: otlp ?? "",
+    },
   }).catch((error: { stdout: string; stderr: string }) => error);
 
 /** What a report says of each test's trials and of the run's cost. */
@@ -72,4 +81,38 @@ test("live trials sharded over two machines and merged: the same trials, costs a
   expect(said).toMatch(/\| refunds: 4 live trials \| 4 \| 4 \| 100% \| – \| .* \| \$0\.000018 \|/);
   const json = JSON.parse(readFileSync(join(work, "tooltrace-turns.json"), "utf8")) as { cost?: { costUsd: number } };
   expect(json.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
+});
+
+/** The OpenTelemetry JS SDK 3 needs Node 22.15 (the matrix's Node 22 and 24 runs). */
+const otelRuns = (() => {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  return major > 22 || (major === 22 && minor >= 15);
+})();
+
+test.runIf(otelRuns)("the OpenTelemetry export says what each call, turn and test cost", { timeout: 120_000 }, async () => {
+  const spans: { name: string; attributes?: { key: string; value: { doubleValue?: number } }[] }[] = [];
+  const receiver = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      const sent = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (typeof spans)[number][] }[] }[] };
+      spans.push(...sent.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans)));
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  otlp = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/v1/traces`;
+  try {
+    await vitest(mkdtempSync(join(tmpdir(), "tooltrace-live-otel-")), "weather");
+  } finally {
+    otlp = undefined;
+    receiver.close();
+  }
+  const cost = (name: string) =>
+    spans
+      .filter((span) => span.name === name)
+      .map((span) => span.attributes?.find((a) => a.key === "tooltrace.cost_usd")?.value.doubleValue);
+  const call = (10 * 2.5 + 5 * 10) / 1_000_000;
+  expect(cost("chat gpt-4o")).toEqual([call, call, call].map((usd) => expect.closeTo(usd, 12)));
+  expect(cost("weather: 3 live trials")).toEqual([expect.closeTo(3 * call, 12)]);
 });
