@@ -18,5 +18,5 @@ export {
   type StatusChange,
 } from "../report/compare.js";
 export { comparisonMarkdown } from "../report/compare-markdown.js";
-export type { RateChange, RateInterval } from "../report/pass-rate-interval.js";
+export type { RateChange, RateInterval } from "../base/pass-rate-interval.js";
 export type { ReportedProject } from "../report/report-data.js";

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import type { ComparedTest, Comparison, StatusChange } from "./compare.js";
 import { isChanged } from "./compare.js";
 import { costChange, scoresChange } from "./compare-markdown.js";
-import type { RateInterval } from "./pass-rate-interval.js";
+import type { RateInterval } from "../base/pass-rate-interval.js";
 import { escapeHtml } from "../exits/escape.js";
 import { percent, signed } from "../base/percent.js";
 

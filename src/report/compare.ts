@@ -1,7 +1,7 @@
 import { meanScores } from "../trace/scores.js";
 import { diffTraceSnapshots } from "../trace/trace-snapshot-diff.js";
 import { traceSnapshot } from "../trace/trace-snapshot.js";
-import { type RateChange, type RateInterval, rateChange, wilsonInterval } from "./pass-rate-interval.js";
+import { type RateChange, type RateInterval, rateChange, wilsonInterval } from "../base/pass-rate-interval.js";
 import type { ReportData, ReportTest } from "./report-data.js";
 
 /** How a test's outcome moved from the baseline run to the current one. */

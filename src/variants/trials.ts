@@ -16,6 +16,8 @@ import { printOut } from "../exits/out.js";
 import { runPool } from "../base/pool.js";
 import { concurrencyOf } from "./concurrency.js";
 import { costText, formatUsd, turnsCost } from "../trace/cost.js";
+import { progressLine } from "./trials-progress.js";
+import { type ModelMatrixReport, type ModelTrial, modelMatrix } from "./model-matrix.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -46,6 +48,11 @@ export interface TrialsOptions {
    * runs. Calls whose model has no price are not counted against it (the report says how many there were).
    */
   readonly budgetUsd?: number;
+  /**
+   * The same eval over several models, side by side: `count` trials per model, each trial given its `model` to
+   * build the agent with; the result is a {@link ModelMatrixReport}. See {@link modelMatrix}.
+   */
+  readonly models?: readonly string[];
 }
 
 /** What a trial gets: its index, its seed (give it to `createSession({ seed })`) and a generator seeded by it. */
@@ -92,8 +99,32 @@ export interface TrialsReport extends Omit<TrialsJson, "runs"> {
  *   expect(turn).toHaveCalledTool("refund");
  * });
  * ```
+ *
+ * With `models`, the same trials run over each model and are reported side by side:
+ * ```ts
+ * await trials(10, { models: ["gpt-4o-mini", "gpt-4o"], minPassRate: 0.8 }, async ({ seed, model }) => {
+ *   const turn = await createSession({ seed, agent: agentFor(model), upstream: true }).send("Refund A17");
+ *   expect(turn).toHaveCalledTool("refund");
+ * });
+ * ```
  */
-export async function trials(count: number, options: TrialsOptions, run: (trial: Trial) => unknown): Promise<TrialsReport> {
+export function trials(
+  count: number,
+  options: TrialsOptions & { readonly models: readonly string[] },
+  run: (trial: ModelTrial) => unknown,
+): Promise<ModelMatrixReport>;
+export function trials(count: number, options: TrialsOptions, run: (trial: Trial) => unknown): Promise<TrialsReport>;
+export function trials(
+  count: number,
+  options: TrialsOptions,
+  run: (trial: ModelTrial) => unknown,
+): Promise<TrialsReport | ModelMatrixReport> {
+  const { models, ...one } = options;
+  if (models !== undefined) return modelMatrix(oneModel, count, { ...one, models }, run, currentScope()?.testName);
+  return oneModel(count, one, run as (trial: Trial) => unknown);
+}
+
+async function oneModel(count: number, options: TrialsOptions, run: (trial: Trial) => unknown): Promise<TrialsReport> {
   if (!Number.isInteger(count) || count < 1)
     throw usageError(`trials(count, ...): count must be a positive integer, got ${String(count)}.`);
   const first = seedFromEnvironment() ?? options.seed ?? 1;
@@ -161,23 +192,6 @@ export async function trials(count: number, options: TrialsOptions, run: (trial:
   const said = anyFailed || report.stoppedByBudget === true || runFlags.verbose;
   if (options.print === true || (options.print === undefined && said)) printOut("console", report.summary(), "log");
   return report;
-}
-
-/** After each trial (in the order they finish): a line saying how far the trials are, first after 2 s, then every 5 s (quick trials say nothing). */
-function progressLine(name: string, count: number): (runs: readonly TrialRun[]) => void {
-  const started = performance.now();
-  let next = started + 2000;
-  return (runs) => {
-    const now = performance.now();
-    if (now < next || runs.length === count) return;
-    next = now + 5000;
-    const passed = runs.filter((trial) => trial.passed).length;
-    printOut(
-      "console",
-      message(`trials of ${name}: ${runs.length} of ${count} run, ${passed} passed (${((now - started) / 1000).toFixed(0)} s)`),
-      "log",
-    );
-  };
 }
 
 /** One trial's run, and its sessions' reports for the test's own (what they found counts against the trial). */
