@@ -45,7 +45,9 @@ test.skipIf(!projectInstalled)(
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
     delete env.CI;
     delete env.GITHUB_ACTIONS;
-    const args = [packageFile("vitest", "vitest.mjs"), "--watch", "--reporter=default", "--reporter=tooltrace/reporter"];
+    // The JSON file first: it is written by the time the page is.
+    const reporters = ["--reporter=default", "--reporter=tooltrace/json-reporter", "--reporter=tooltrace/reporter"];
+    const args = [packageFile("vitest", "vitest.mjs"), "--watch", ...reporters];
     const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -76,6 +78,14 @@ test.skipIf(!projectInstalled)(
       expect(second.history?.[1]).toMatchObject({ tests: 2, failed: 1 });
       expect(second.history?.[0]).toMatchObject({ tests: 2, failed: 0 });
       expect(out).toContain("(2 tests, 1 failed)");
+      // The JSON reporter's file holds the whole suite too (it held the rerun file alone).
+      const json = JSON.parse(readFileSync(join(project, "tooltrace-turns.json"), "utf8")) as ReportData;
+      expect(json.tests.map((t) => [t.file, t.state, t.fromRun])).toEqual(
+        expect.arrayContaining([
+          ["kept.eval.ts", "passed", firstAt],
+          ["edited.eval.ts", "failed", undefined],
+        ]),
+      );
       // Hostile test names stay data: escaped in the page, never markup.
       const html = readFileSync(join(folder, "index.html"), "utf8");
       expect(html).not.toContain("<script>alert(1)");
