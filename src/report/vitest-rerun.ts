@@ -23,6 +23,7 @@ export interface RerunModule {
 export interface RerunVitest {
   getModuleSpecifications?(moduleId: string): readonly { readonly project?: { readonly name?: string } }[];
   rerunTestSpecifications?(specifications: unknown[], allTestsRun?: boolean): Promise<unknown>;
+  runTestSpecifications?(specifications: unknown[], allTestsRun?: boolean): Promise<unknown>;
   setGlobalTestNamePattern?(pattern: RegExp): void;
   resetGlobalTestNamePattern?(): void;
 }
@@ -37,7 +38,8 @@ export interface RerunPlan {
 /**
  * Reruns `plan` through Vitest's own API, as its watch mode does (`rerunTestSpecifications`, which reports to
  * every reporter): on Vitest 4 and later each test by its id; on 3.2, whose specifications take no ids, the
- * tests' files under a name pattern for the tests asked, reset when the run ends. Resolves once it started;
+ * tests' files under a name pattern for the tests asked (by `runTestSpecifications`: 3.2's rerun resets the
+ * pattern), reset when the run ends. Returns once it started;
  * `ended` is called when the run ends (or failed to start).
  */
 export function rerunThroughVitest(vitest: RerunVitest, plan: RerunPlan, ended: () => void): RerunAnswer {
@@ -69,11 +71,12 @@ export function rerunThroughVitest(vitest: RerunVitest, plan: RerunPlan, ended: 
     );
   }
   if (specifications.length === 0) return { ok: false, status: 404, message: "Vitest knows no test file for this test any more" };
-  if (pattern !== undefined) vitest.setGlobalTestNamePattern?.(pattern);
-  void rerun(specifications)
+  const run = pattern !== undefined ? vitest.runTestSpecifications?.bind(vitest) : undefined;
+  if (run !== undefined && pattern !== undefined) vitest.setGlobalTestNamePattern?.(pattern);
+  void (run ?? rerun)(specifications)
     .catch(() => undefined)
     .finally(() => {
-      if (pattern !== undefined) vitest.resetGlobalTestNamePattern?.();
+      if (run !== undefined) vitest.resetGlobalTestNamePattern?.();
       ended();
     });
   return { ok: true };

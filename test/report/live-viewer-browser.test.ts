@@ -104,7 +104,7 @@ test.skipIf(!projectInstalled)(
       const page = await browser.newPage({ viewport: { width: 1200, height: 640 } });
       await page.goto(`${url}#test=`);
       await page.waitForSelector("body[data-live=true]");
-      await expect.poll(() => page.locator("li.test").count()).toBe(3);
+      await expect.poll(() => page.locator("li.test").count(), { timeout: 30_000 }).toBe(3);
       await page.evaluate(() => ((window as { loadedOnce?: number }).loadedOnce = 1));
       const edited = page.locator("li.test", { hasText: "edited" });
       await edited.click();
@@ -116,7 +116,7 @@ test.skipIf(!projectInstalled)(
       await expect.poll(() => page.locator("main .header h1").textContent()).toBe("edited <script>window.pwned=1</script>");
       await expect.poll(() => page.locator("main .since .state").textContent(), { timeout: 30_000 }).toBe("passed \u2192 failed");
       expect(await page.locator("li.test", { hasText: "kept" }).locator(".name").textContent()).toBe(`kept ${hostile}`);
-      await expect.poll(() => page.locator("li.test", { hasText: "neighbour" }).locator(".earlier").count()).toBe(1);
+      await expect.poll(() => page.locator("li.test", { hasText: "neighbour" }).locator(".earlier").count(), { timeout: 30_000 }).toBe(1);
       expect(await page.evaluate(() => (window as { loadedOnce?: number }).loadedOnce)).toBe(1);
       await printed(() => out, /(Waiting|Watching) for file changes/, 2);
 
