@@ -7,6 +7,16 @@ import { withSinceLast } from "./since-last.js";
 import { viewerHtml } from "./viewer-html.js";
 import { type RerunCase, type RerunPlan, type RerunVitest, rerunThroughVitest } from "./vitest-rerun.js";
 
+/** The most calls (the test's now and before) whose change since the last run a live result carries. */
+const LIVE_DIFF_CALLS = 2_000;
+
+function callCount(test: ReportTest | undefined): number {
+  let count = 0;
+  for (const session of test?.meta?.sessions ?? [])
+    for (const turn of session.turns) count += turn.toolCalls.length + turn.modelCalls.length + turn.httpCalls.length;
+  return count;
+}
+
 /** The Vitest instance as the live viewer reads it. */
 export interface LiveVitest extends RerunVitest {
   onClose?(fn: () => unknown): void;
@@ -28,6 +38,7 @@ export class LiveViewer {
   private history: ReportData["history"];
   private readonly cases = new Map<string, LiveCase>();
   private running = false;
+  private batch: LiveTest[] = [];
   /** The tests a rerun from the page asked for, until its run ends: Vitest reports the rest of their files as skipped. */
   focus: ReadonlySet<string> | undefined;
 
@@ -71,18 +82,24 @@ export class LiveViewer {
     this.upsert({ ...(known ?? reportTest(testCase)), running: true });
   }
 
-  /** Vitest reported `testCase`'s result: it replaces the row, with what changed since `previous`. */
+  /**
+   * Vitest reported `testCase`'s result: it replaces the row, with what changed since `previous` (for a test of
+   * more than {@link LIVE_DIFF_CALLS} calls, at the run's end: its trajectory's diff takes seconds).
+   */
   finished(testCase: LiveCase, previous: ReportData | undefined): void {
     this.cases.set(testCase.id, testCase);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    const [test] = withSinceLast([reportTest(testCase)], previous);
-    if (test !== undefined) this.upsert(test);
+    const test = reportTest(testCase);
+    const before = previous?.tests.find((old) => old.file === test.file && old.fullName === test.fullName);
+    this.upsert(callCount(test) + callCount(before) > LIVE_DIFF_CALLS ? test : (withSinceLast([test], previous)[0] ?? test));
   }
 
   /** The run ended: the page gets the whole report. */
   runEnded(data: ReportData): void {
     this.running = false;
     this.focus = undefined;
+    // The whole report replaces what is queued.
+    this.batch = [];
     this.tests = [...data.tests];
     this.history = data.history;
     this.server?.push("report", data);
@@ -92,6 +109,12 @@ export class LiveViewer {
     const server = this.server;
     this.server = undefined;
     return server?.close() ?? Promise.resolve();
+  }
+
+  private flush(): void {
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length > 0) this.server?.push("tests", batch);
   }
 
   private snapshot(): ReportData {
@@ -107,7 +130,9 @@ export class LiveViewer {
       for (const [index, known] of this.tests.entries()) if (known.file === test.file) last = index + 1;
       this.tests.splice(last, 0, test);
     }
-    this.server?.push("test", test);
+    // The tests reported in one turn of the event loop go out as one event: one JSON for the page to read.
+    if (this.batch.length === 0) setImmediate(() => this.flush());
+    this.batch.push(test);
   }
 
   private rerun(request: RerunRequest): RerunAnswer {

@@ -1,6 +1,6 @@
 /**
  * The served viewer's live part (`viewerHtml` with a token): it follows its server's events (`/events`: the
- * whole report when it connects and at each run's end, each test as Vitest starts it and reports it) and
+ * whole report when it connects and at each run's end, each test as Vitest starts it and reports it, batched per turn of the server's event loop) and
  * hands the viewer each new state, at most once a frame; it adds the rerun buttons (a test, its file, every
  * failed test), which POST to `/rerun` with the page's token. Plain browser JavaScript kept as text; every
  * name and message from the run is set as text, never markup.
@@ -80,18 +80,23 @@ export const LIVE_SCRIPT = String.raw`
     current = JSON.parse(event.data);
     render();
   });
-  events.addEventListener("test", function (event) {
-    var test = JSON.parse(event.data);
+  events.addEventListener("tests", function (event) {
     var tests = current.tests.slice();
-    var at = tests.findIndex(function (t) { return t.id === test.id; });
-    if (at >= 0) tests[at] = test;
-    else {
-      var last = tests.length;
-      tests.forEach(function (t, i) { if (t.file === test.file) last = i + 1; });
-      tests.splice(last, 0, test);
-    }
+    var index = {};
+    var reindex = function () { index = {}; tests.forEach(function (t, i) { index[t.id] = i; }); };
+    reindex();
+    JSON.parse(event.data).forEach(function (test) {
+      if (Object.prototype.hasOwnProperty.call(index, test.id)) tests[index[test.id]] = test;
+      else {
+        // A new test: after the last of its file, or at the end.
+        var last = tests.length;
+        tests.forEach(function (t, i) { if (t.file === test.file) last = i + 1; });
+        tests.splice(last, 0, test);
+        reindex();
+      }
+      shown.push(test.id);
+    });
     current = Object.assign({}, current, { tests: tests });
-    shown.push(test.id);
     render();
   });
   events.onopen = function () { say("live \u00b7 up to date"); };
@@ -103,6 +108,7 @@ export const LIVE_SCRIPT = String.raw`
 
 /** The live part's styles: a running test's row, the rerun buttons, the connection's line. */
 export const LIVE_STYLE = `
+#tests li { content-visibility: auto; contain-intrinsic-size: auto 30px; }
 .test.running { background: #fff8c5; } .test.running .mark { color: #9a6700; animation: tooltrace-pulse 1s infinite; }
 @keyframes tooltrace-pulse { 50% { opacity: 0.3; } }
 button.rerun { border: 1px solid var(--line); background: var(--panel); border-radius: 6px; padding: 1px 8px; cursor: pointer; font: inherit; }
