@@ -144,6 +144,13 @@ test.skipIf(!projectInstalled)(
       mkdirSync(shot, { recursive: true });
       await page.screenshot({ path: join(shot, "live-viewer.png") });
 
+      // "Rerun failed": the two failed tests rerun (each alone), the neighbour does not.
+      await printed(() => out, /(Waiting|Watching) for file changes/, 3);
+      await page.locator("aside button.rerun[data-rerun=failed]").click();
+      await expect.poll(() => page.locator("#history summary").textContent(), { timeout: 30_000 }).toBe("Last 4 runs");
+      expect(readFileSync(join(project, "runs.log"), "utf8").trim().split("\n").sort()).toEqual(["kept", "kept", "kept", "neighbour"]);
+      expect(await page.locator("li.test.failed").count()).toBe(2);
+
       // The server ends with Vitest.
       child.kill("SIGTERM");
       await exited;
