@@ -38,6 +38,8 @@ export class LiveViewer {
   private history: ReportData["history"];
   private readonly cases = new Map<string, LiveCase>();
   private running = false;
+  /** A rerun from the page is under way, until Vitest's call returns (after its run's end). */
+  private rerunning = false;
   private batch: LiveTest[] = [];
   /** The tests a rerun from the page asked for, until its run ends: Vitest reports the rest of their files as skipped. */
   focus: ReadonlySet<string> | undefined;
@@ -136,7 +138,7 @@ export class LiveViewer {
   }
 
   private rerun(request: RerunRequest): RerunAnswer {
-    if (this.running) return { ok: false, status: 409, message: "a run is under way: rerun when it ends" };
+    if (this.running || this.rerunning) return { ok: false, status: 409, message: "a run is under way: rerun when it ends" };
     const plan = this.plan(request);
     if (plan.cases.length === 0 && plan.files.length === 0)
       return {
@@ -144,13 +146,13 @@ export class LiveViewer {
         status: request.what === "failed" ? 409 : 404,
         message: request.what === "failed" ? "no test failed" : "no such test in this session",
       };
-    this.running = true;
+    this.rerunning = true;
     this.focus = plan.files.length === 0 ? new Set(plan.cases.map((testCase) => testCase.id)) : undefined;
     const answer = rerunThroughVitest(this.vitest, plan, () => {
-      this.running = false;
+      this.rerunning = false;
     });
     if (!answer.ok) {
-      this.running = false;
+      this.rerunning = false;
       this.focus = undefined;
     }
     return answer;

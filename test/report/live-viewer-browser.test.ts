@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Locator } from "playwright-core";
 import { expect, test } from "vitest";
 import { launchChromium } from "../fixtures/chromium.js";
 import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
@@ -13,7 +14,8 @@ const hostile = "<img src=x onerror=window.pwned=1>";
 function writeEdited(project: string, expected: number): void {
   writeFileSync(
     join(project, "edited.eval.ts"),
-    `import { expect, test } from "vitest";\n\ntest("edited <script>window.pwned=1</script>", () => {\n  expect(1).toBe(${expected});\n});\n`,
+    `import type { Locator } from "playwright-core";
+import { expect, test } from "vitest";\n\ntest("edited <script>window.pwned=1</script>", () => {\n  expect(1).toBe(${expected});\n});\n`,
   );
 }
 
@@ -23,6 +25,7 @@ function writeKept(project: string): void {
     join(project, "kept.eval.ts"),
     `import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Locator } from "playwright-core";
 import { expect, test } from "vitest";
 
 const log = join(process.cwd(), "runs.log");
@@ -104,6 +107,15 @@ test.skipIf(!projectInstalled)(
       expect(await status(url, { ...rerun, headers: { ...json, origin: `http://${host}`, "x-tooltrace-token": "guess" } })).toBe(403);
 
       const page = await browser.newPage({ viewport: { width: 1200, height: 640 } });
+      // A click on a rerun button, again while the server answers that a run is under way (409).
+      const rerunBy = async (button: Locator) => {
+        for (;;) {
+          const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/rerun")), button.click()]);
+          if (response.status() === 202) return;
+          expect(response.status()).toBe(409);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      };
       await page.goto(`${url}#test=`);
       await page.waitForSelector("body[data-live=true]");
       await expect.poll(() => page.locator("li.test").count(), { timeout: 30_000 }).toBe(3);
@@ -125,7 +137,7 @@ test.skipIf(!projectInstalled)(
       // A click reruns one test: its new result (it fails on a second run) arrives live; its neighbour did not run.
       const kept = page.locator("li.test", { hasText: "kept" });
       await kept.click();
-      await page.locator("main .header button.rerun[data-rerun=test]").click();
+      await rerunBy(page.locator("main .header button.rerun[data-rerun=test]"));
       await expect.poll(() => kept.getAttribute("class"), { timeout: 30_000 }).toContain("running");
       await expect.poll(() => kept.getAttribute("class"), { timeout: 30_000 }).toContain("failed");
       await expect.poll(() => page.locator("#history summary").textContent(), { timeout: 30_000 }).toBe("Last 3 runs");
@@ -145,8 +157,7 @@ test.skipIf(!projectInstalled)(
       await page.screenshot({ path: join(shot, "live-viewer.png") });
 
       // "Rerun failed": the two failed tests rerun (each alone), the neighbour does not.
-      await printed(() => out, /(Waiting|Watching) for file changes/, 3);
-      await page.locator("aside button.rerun[data-rerun=failed]").click();
+      await rerunBy(page.locator("aside button.rerun[data-rerun=failed]"));
       await expect.poll(() => page.locator("#history summary").textContent(), { timeout: 30_000 }).toBe("Last 4 runs");
       expect(readFileSync(join(project, "runs.log"), "utf8").trim().split("\n").sort()).toEqual(["kept", "kept", "kept", "neighbour"]);
       expect(await page.locator("li.test.failed").count()).toBe(2);
