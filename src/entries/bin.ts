@@ -2,6 +2,7 @@
 /**
  * `npx tooltrace init`: the plugin in the project's Vitest config (tooltrace/jest in a Jest project) and a first eval.
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
+ * `npx tooltrace show --serve <report> [--no-open]`: serves it on 127.0.0.1 (updated when the report changes).
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
  * `npx tooltrace mcp serve <file> [--http[=port]]`: a file's tools and stub rules as an MCP server.
@@ -19,6 +20,7 @@ import { suggestName } from "../stubs/suggest.js";
 const USAGE = [
   "usage: tooltrace init",
   "       tooltrace show <report folder | index.html | report JSON | turn JSON> [--no-open]",
+  "       tooltrace show --serve <report folder | index.html | report JSON> [--no-open]",
   "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
   "       tooltrace cassettes check [vitest arguments]",
   "       tooltrace mcp serve <tools and stubs file> [--http[=port]]",
@@ -54,6 +56,9 @@ try {
       printOut("command output", error instanceof Error ? error.message : String(error), "stderr");
       process.exitCode = 1;
     });
+  } else if (command === "show" && targets.length === 1 && flags.includes("--serve") && !flags.includes("--compare")) {
+    const { serveReport } = await import("../report/serve-report.js");
+    await serveReport(targets[0] as string, !flags.includes("--no-open"));
   } else if (command === "show" && targets.length === 1 && !flags.includes("--compare")) {
     printOut("command output", show(targets[0] as string, !flags.includes("--no-open")), "stdout");
   } else {

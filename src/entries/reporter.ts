@@ -20,3 +20,5 @@ export {
 export { comparisonMarkdown } from "../report/compare-markdown.js";
 export type { RateChange, RateInterval } from "../base/pass-rate-interval.js";
 export type { ReportedProject } from "../report/report-data.js";
+export type { LiveCase, LiveVitest } from "../report/live-viewer.js";
+export type { RerunCase, RerunModule, RerunVitest } from "../report/vitest-rerun.js";

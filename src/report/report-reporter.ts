@@ -11,6 +11,7 @@ import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
 import { costText } from "../trace/cost.js";
+import type { LiveCase, LiveViewer, LiveVitest } from "./live-viewer.js";
 
 /** Options of {@link TooltraceReporter}. */
 export interface TooltraceReporterOptions {
@@ -18,6 +19,13 @@ export interface TooltraceReporterOptions {
   readonly outputDir?: string;
   /** Also send every turn as OpenTelemetry spans to an OTLP/HTTP endpoint (see {@link OtelOptions}). Default off. */
   readonly otel?: boolean | OtelOptions;
+  /**
+   * In watch mode, serve the viewer on 127.0.0.1 and update the open page as tests run, with reruns a click
+   * away (see the README's viewer section). Default `true`; never outside watch mode.
+   */
+  readonly serve?: boolean;
+  /** Open the served viewer in the default browser when the watch session starts. Default `false`. */
+  readonly open?: boolean;
 }
 
 /**
@@ -33,15 +41,42 @@ export class TooltraceReporter {
   /** The last report written (or, before the first, the one the folder held): what each test changed since. */
   private previous: ReportData | undefined;
   private startedAt: number | undefined;
+  private readonly options: TooltraceReporterOptions;
+  /** The served viewer of a watch session, loaded only then. */
+  private live: Promise<LiveViewer | undefined> | undefined;
 
   constructor(options: TooltraceReporterOptions = {}) {
+    this.options = options;
     this.outputDir = resolve(options.outputDir ?? "tooltrace-report");
     this.otel = options.otel === true ? {} : options.otel || undefined;
   }
 
+  /** Vitest's hook: in watch mode (unless `serve: false`), the live viewer starts. */
+  onInit(vitest: LiveVitest & { readonly config?: { readonly watch?: boolean } }): void {
+    if (this.options.serve === false || vitest.config?.watch !== true) return;
+    this.previous = previousReport(this.outputDir);
+    this.live = import("./live-viewer.js")
+      .then(({ LiveViewer }) => LiveViewer.start(vitest, this.previous, this.options.open === true))
+      .catch((error: unknown) => {
+        printOut("console", message(`the live viewer did not start: ${error instanceof Error ? error.message : String(error)}`), "stderr");
+        return undefined;
+      });
+  }
+
   /** Vitest's hook: a run (the first, or a watch-mode rerun) starts; its duration counts from here. */
-  onTestRunStart(): void {
+  async onTestRunStart(): Promise<void> {
     this.startedAt = Date.now();
+    (await this.live)?.runStarted();
+  }
+
+  /** Vitest's hook: a test starts (the live viewer marks it running). */
+  async onTestCaseReady(testCase: LiveCase): Promise<void> {
+    (await this.live)?.started(testCase);
+  }
+
+  /** Vitest's hook: a test's result (the live viewer shows it at once). */
+  async onTestCaseResult(testCase: LiveCase): Promise<void> {
+    (await this.live)?.finished(testCase, this.previous);
   }
 
   /** Vitest's hook: writes the report of the whole suite (in watch mode, the files that reran and the rest as they last ran). */
@@ -49,16 +84,18 @@ export class TooltraceReporter {
     const ended = Date.now();
     const started = this.startedAt ?? ended;
     this.startedAt = undefined;
+    const live = await this.live;
     if (this.runs === undefined) {
-      this.previous = previousReport(this.outputDir);
+      this.previous ??= previousReport(this.outputDir);
       this.runs = new ReportRuns(this.previous?.history ?? []);
     }
     // In watch mode only the files that reran are here: the report holds them and the rest of the suite.
-    const suite = this.runs.record(testModules, new Date(started).toISOString(), ended - started);
+    const suite = this.runs.record(testModules, new Date(started).toISOString(), ended - started, live?.focus);
     const tests = withSinceLast(suite.tests, this.previous);
     const data = reportData(tests, suite.history);
     this.previous = data;
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
+    live?.runEnded(data);
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
     const spent = data.cost === undefined ? "" : `, cost ${costText(data.cost)}`;
@@ -69,7 +106,7 @@ export class TooltraceReporter {
     const folder = relative(process.cwd(), this.outputDir) || ".";
     printOut(
       "console",
-      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}${spent}); open it with: npx tooltrace show ${folder}`)}`,
+      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}${spent}); ${live ? `live at ${live.url}` : `open it with: npx tooltrace show ${folder}`}`)}`,
       "stdout",
     );
     if (this.otel !== undefined) await exportToOtlp(reportTests(testModules), this.otel);

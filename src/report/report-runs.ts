@@ -30,11 +30,23 @@ export class ReportRuns {
     this.history = history.slice(-HISTORY_LENGTH);
   }
 
-  /** Records a run that started at `at` (ISO) and took `durationMs`; returns the suite as the report shows it. */
-  record(modules: readonly ReportedModule[], at: string, durationMs: number): SuiteAfterRun {
+  /**
+   * Records a run that started at `at` (ISO) and took `durationMs`; returns the suite as the report shows it.
+   * `focus`: the tests a rerun asked for alone; the others of their files, which Vitest reports as skipped, keep
+   * their earlier result.
+   */
+  record(modules: readonly ReportedModule[], at: string, durationMs: number, focus?: ReadonlySet<string>): SuiteAfterRun {
     const run = ++this.runs;
-    for (const [index, module] of modules.entries())
-      this.modules.set(keyOf(module, index, run), { path: module.moduleId, run, at, tests: moduleTests(module) });
+    for (const [index, module] of modules.entries()) {
+      const key = keyOf(module, index, run);
+      const before = this.modules.get(key);
+      const kept = (test: ReportTest): ReportTest => {
+        const earlier = before?.tests.find((old) => old.id === test.id);
+        if (focus === undefined || focus.has(test.id) || test.state !== "skipped" || earlier === undefined) return test;
+        return { ...earlier, fromRun: earlier.fromRun ?? before?.at ?? at };
+      };
+      this.modules.set(key, { path: module.moduleId, run, at, tests: moduleTests(module).map(kept) });
+    }
     const tests: ReportTest[] = [];
     for (const [key, entry] of this.modules) {
       if (entry.run === run) tests.push(...entry.tests);

@@ -35,7 +35,9 @@ export function openPage(page: string): void {
   const cannot = (why: string) =>
     printOut(
       "command output",
-      `${PREFIX} no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
+      page.startsWith("http://")
+        ? `${PREFIX} no browser could be opened here (${why}): open ${page} in a browser on this machine (it is served to this machine only).`
+        : `${PREFIX} no browser could be opened here (${why}): open ${page} in a browser on a machine with a display, or copy the page there (it is one self-contained file). --no-open skips this.`,
       "stderr",
     );
   if (headless) cannot("no display: DISPLAY and WAYLAND_DISPLAY are unset");

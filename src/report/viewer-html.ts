@@ -1,5 +1,6 @@
 import { type ReportData, reportCounts } from "./report-data.js";
 import { VIEWER_SCRIPT } from "./viewer-script.js";
+import { LIVE_SCRIPT, LIVE_STYLE } from "./viewer-live.js";
 import { SINCE_SCRIPT, SINCE_STYLE } from "./viewer-since.js";
 import { TRIALS_SCRIPT, TRIALS_STYLE } from "./viewer-trials.js";
 import { escapeHtml } from "../exits/escape.js";
@@ -72,8 +73,11 @@ function scriptSafe(json: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** The report as one self-contained HTML page: styles, data and viewer inline, nothing fetched. */
-export function viewerHtml(data: ReportData): string {
+/**
+ * The report as one self-contained HTML page: styles, data and viewer inline, nothing fetched. Served live
+ * (`live`: the server's token), the page also connects back to its own server for updates and reruns.
+ */
+export function viewerHtml(data: ReportData, live?: { readonly token: string; readonly rerun?: boolean }): string {
   const counts = reportCounts(data.tests);
   const files = counts.fileErrors === 0 ? "" : `, ${counts.fileErrors} ${counts.fileErrors === 1 ? "file" : "files"} with errors`;
   const title = `tooltrace: ${counts.passed} of ${counts.tests} passed${files}`;
@@ -82,9 +86,9 @@ export function viewerHtml(data: ReportData): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'${live ? "; connect-src 'self'" : ""}">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}${TRIALS_STYLE}${SINCE_STYLE}</style>
+<style>${STYLE}${TRIALS_STYLE}${SINCE_STYLE}${live ? LIVE_STYLE : ""}</style>
 </head>
 <body>
 <aside>
@@ -99,7 +103,7 @@ export function viewerHtml(data: ReportData): string {
 </aside>
 <main id="main"></main>
 <script type="application/json" id="tooltrace-data">${scriptSafe(JSON.stringify(data))}</script>
-<script>${TRIALS_SCRIPT}${SINCE_SCRIPT}${VIEWER_SCRIPT}</script>
+${live ? `<script type="application/json" id="tooltrace-live">${scriptSafe(JSON.stringify({ token: live.token, rerun: live.rerun !== false }))}</script>\n` : ""}<script>${TRIALS_SCRIPT}${SINCE_SCRIPT}${VIEWER_SCRIPT}${live ? LIVE_SCRIPT : ""}</script>
 </body>
 </html>
 `;

@@ -19,10 +19,7 @@ export const VIEWER_SCRIPT = String.raw`
     if (text !== undefined) el.textContent = text;
     return el;
   };
-  var when = function (iso) {
-    var date = new Date(iso);
-    return isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
-  };
+  var when = function (iso) { var date = new Date(iso); return isNaN(date.getTime()) ? String(iso) : date.toLocaleString(); };
   var json = function (value) {
     try { return JSON.stringify(value, null, 2); } catch (e) { return String(value); }
   };
@@ -72,7 +69,7 @@ ${VIEWER_CALLS}
         file = test.file;
         list.appendChild($("li", "file", file));
       }
-      var item = $("li", "test " + test.state + (test.id === state.test ? " selected" : ""));
+      var item = $("li", "test " + test.state + (test.running ? " running" : "") + (test.id === state.test ? " selected" : ""));
       item.setAttribute("data-test", test.id);
       item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
       item.appendChild($("span", "name", test.fullName));
@@ -261,12 +258,22 @@ ${VIEWER_CALLS}
     box.hidden = false;
   }
 
-  function draw() {
+  // keepTest: the list only (the open test did not change).
+  function draw(keepTest) {
     pending = 0;
     drawList();
-    drawTest();
+    if (!keepTest) drawTest();
     if (pending === 0) document.body.setAttribute("data-complete", "true");
+    if (window.tooltraceDrawn) window.tooltraceDrawn(state.test);
   }
+  // The live viewer's update (viewer-live.ts): the open test stays open, redrawn only when it changed.
+  window.tooltraceUpdate = function (next) {
+    var open = function (list) { return list.find(function (t) { return t.id === state.test; }); };
+    var main = document.getElementById("main"), top = main.scrollTop, same = open(tests) !== undefined && open(tests) === open(next.tests);
+    data = next; tests = next.tests;
+    document.getElementById("history").textContent = "";
+    drawHistory(); draw(same); main.scrollTop = top;
+  };
 
   document.getElementById("search").oninput = function (event) { state.query = event.target.value; draw(); };
   Array.prototype.forEach.call(document.querySelectorAll("[data-filter]"), function (button) {

@@ -58,8 +58,9 @@ export interface TooltracePluginOptions {
   /**
    * Write the trace viewer after each run: `tooltrace-report/index.html` (or `outputDir`), one page that opens
    * from disk, with every test's conversations and timelines. The same as `reporters: ["default", "tooltrace/reporter"]`.
+   * In watch mode it is also served live on 127.0.0.1 (`serve: false` does not; `open: true` opens a browser).
    */
-  readonly report?: boolean | { readonly outputDir?: string };
+  readonly report?: boolean | { readonly outputDir?: string; readonly serve?: boolean; readonly open?: boolean };
   /**
    * Send every turn as OpenTelemetry spans (GenAI semantic conventions) to an OTLP/HTTP endpoint after each
    * run: `true` for the OpenTelemetry environment (`OTEL_EXPORTER_OTLP_ENDPOINT`), or `{ url, serviceName }`.

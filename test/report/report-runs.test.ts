@@ -73,3 +73,22 @@ test("a new run's report lists the runs of the report it replaces in the same fo
   expect(data.history).toHaveLength(2);
   expect(data.tests.map((t) => t.fromRun)).toEqual([undefined]);
 });
+
+test("a rerun of one test (focus) keeps its file's other tests as they were, not as the skipped Vitest reports", () => {
+  const runs = new ReportRuns();
+  runs.record([moduleOf("f.eval.ts", { asked: "passed", other: "failed", off: "skipped" })], "2026-01-01T00:00:00.000Z", 10);
+  const rerun = moduleOf("f.eval.ts", { asked: "failed", other: "skipped", off: "skipped" });
+  const after = runs.record([rerun], "2026-01-01T00:01:00.000Z", 5, new Set(["f.eval.ts#asked"]));
+  expect(after.tests.map((t) => [t.fullName, t.state, t.fromRun])).toEqual([
+    ["asked", "failed", undefined],
+    ["other", "failed", "2026-01-01T00:00:00.000Z"],
+    ["off", "skipped", "2026-01-01T00:00:00.000Z"],
+  ]);
+  // Without a focus, a file's skipped tests are its result.
+  const whole = runs.record([moduleOf("f.eval.ts", { asked: "passed", other: "skipped", off: "skipped" })], "2026-01-01T00:02:00.000Z", 5);
+  expect(whole.tests.map((t) => [t.state, t.fromRun])).toEqual([
+    ["passed", undefined],
+    ["skipped", undefined],
+    ["skipped", undefined],
+  ]);
+});

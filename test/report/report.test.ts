@@ -20,7 +20,10 @@ describe("the trace viewer's report, written by the tooltrace reporter", () => {
     expect(run.stdout).toMatch(
       /\[tooltrace\] report: tooltrace-report\/index\.html \(\d+ tests, \d+ failed(, \d+ files? with errors outside their tests)?\); open it with: npx tooltrace show tooltrace-report/,
     );
+    // Outside watch mode nothing is served.
+    expect(run.stdout).not.toContain("live viewer");
     const html = readFileSync(join(run.folder, "index.html"), "utf8");
+    expect(html).not.toContain("connect-src");
     // Nothing is fetched: no external script, style, image or font.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
     expect(html).toContain("default-src 'none'");
