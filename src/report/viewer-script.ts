@@ -228,7 +228,7 @@ ${VIEWER_CALLS}
         t.appendChild(list);
         if (turn.error) t.appendChild($("div", "bubble failed", turn.error.name + ": " + turn.error.message));
         else t.appendChild($("div", "bubble agent", turn.text || "(no text)"));
-        t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + ms(turn.durationMs || 0)));
+        t.appendChild($("div", "usage", calls.length + " interactions \u00b7 " + turn.usage.totalTokens + " tokens \u00b7 " + ms(turn.durationMs || 0) + (turn.costUsd !== undefined ? " \u00b7 " + window.tooltraceUsd(turn.costUsd) : "")));
         (turn.scores || []).forEach(function (j) {
           t.appendChild($("div", "score " + (j.pass ? "pass" : "fail"), "judge " + j.judge + ": " + j.score.toFixed(2) + " (at least " + j.threshold + ")" + (j.reason ? " \u2014 " + j.reason : "")));
         });

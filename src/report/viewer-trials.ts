@@ -27,10 +27,17 @@ var tooltraceTree = function (root, $) {
   root.children.forEach(function (child) { add(child, 0); });
   return box;
 };
+// A cost in USD as the summaries print it (formatUsd): whole cents, or four digits.
+window.tooltraceUsd = function (usd) {
+  var cents = Math.abs(Math.round(usd * 100) - usd * 100) < 1e-9;
+  return "$" + (usd >= 1 || cents ? usd.toFixed(2) : String(Number(usd.toPrecision(4))));
+};
 window.tooltraceTrials = function (report, $) {
   var box = $("section", "trials" + (report.ok ? " ok" : " below"));
   var pct = function (share) { return Math.round(share * 1000) / 10 + "%"; };
-  box.appendChild($("h2", "", "Trials: " + report.passed + " of " + report.count + " passed (" + pct(report.passRate) + ")" + (report.minPassRate !== undefined ? " \u00b7 min " + pct(report.minPassRate) : "")));
+  var spent = report.costUsd !== undefined ? " \u00b7 " + window.tooltraceUsd(report.costUsd) : "";
+  var budget = report.stoppedByBudget ? " \u00b7 budget reached: " + report.ran + " of " + report.count + " ran" : "";
+  box.appendChild($("h2", "", "Trials: " + report.passed + " of " + (report.ran !== undefined ? report.ran : report.count) + " passed (" + pct(report.passRate) + ")" + (report.minPassRate !== undefined ? " \u00b7 min " + pct(report.minPassRate) : "") + spent + budget));
   var rate = $("div", "rate");
   var fill = $("div", "fill");
   fill.style.width = pct(report.passRate);

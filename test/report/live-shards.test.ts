@@ -10,6 +10,8 @@ import { compareReports } from "../../src/report/compare.js";
 import { comparisonHtml } from "../../src/report/compare-html.js";
 import { type SlowProvider, startSlowProvider } from "../fixtures/slow-provider.js";
 import { packageFile } from "../fixtures/versions.js";
+import { launchChromium } from "../fixtures/chromium.js";
+import { pathToFileURL } from "node:url";
 
 // The provider every run's trials ask, in a process of its own: each answer used 10 input and 5 output tokens.
 let provider: SlowProvider;
@@ -74,6 +76,17 @@ test("live trials sharded over two machines and merged: the same trials, costs a
   expect(two.tests.map((test) => test.trials)).toEqual([[{ count: 4, passed: 4, ran: 4 }], [{ count: 3, passed: 3, ran: 3 }]]);
   expect(two.tests.map((test) => test.costUsd)).toEqual([expect.closeTo(4 * mini, 12), expect.closeTo(3 * gpt4o, 12)]);
   expect(two.cost?.costUsd).toBeCloseTo(4 * mini + 3 * gpt4o, 12);
+  // The viewer: what the trials cost beside their pass rate, and each turn's cost beside its tokens.
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(work, "tooltrace-report", "index.html")).href);
+    await page.locator("li.test", { hasText: "refunds: 4 live trials" }).click();
+    expect(await page.locator("main .trials h2").textContent()).toBe("Trials: 4 of 4 passed (100%) \u00b7 $0.000018");
+    expect(await page.locator("main .usage").first().textContent()).toMatch(/ tokens \u00b7 \d+ ms \u00b7 \$0\.0000045$/);
+  } finally {
+    await browser.close();
+  }
   // The job summary: the run's cost, each file's, each trials' eval's.
   const said = readFileSync(join(work, "summary.md"), "utf8");
   expect(said).toContain("| tests | passed | failed | pass rate | sessions | tool calls | model calls | tokens | cost |");
