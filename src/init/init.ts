@@ -106,8 +106,7 @@ async function jestSetup(folder: string, project: Project, route: ModelRoute): P
     },
     run: JEST_RUN,
     add: `\`${JEST_SETUP}\``,
-    // Under Jest, a session's model answers on the wire through MSW.
-    needs: route === "wire" ? ["msw"] : [],
+    needs: [],
   };
 }
 

@@ -39,10 +39,10 @@ async function jestRun(project: string) {
 
 const libraries: Record<string, Record<string, string>> = {
   "the AI SDK": { ai: "*" },
-  "the OpenAI SDK": { openai: "*", msw: "*" },
-  "the Anthropic SDK": { "@anthropic-ai/sdk": "*", msw: "*" },
-  LangChain: { langchain: "*", "@langchain/core": "*", "@langchain/openai": "*", msw: "*" },
-  "the OpenAI Agents SDK": { "@openai/agents": "*", msw: "*" },
+  "the OpenAI SDK": { openai: "*" },
+  "the Anthropic SDK": { "@anthropic-ai/sdk": "*" },
+  LangChain: { langchain: "*", "@langchain/core": "*", "@langchain/openai": "*" },
+  "the OpenAI Agents SDK": { "@openai/agents": "*" },
   "no agent library": {},
 };
 

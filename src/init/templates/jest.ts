@@ -21,29 +21,14 @@ export function jestEval(route: ModelRoute): string {
   const tooltrace = route === "ai-sdk" ? "createSession, mockModel" : "createSession";
   const imports = [
     `import { ${tooltrace} } from "tooltrace";`,
-    ...(route === "wire" ? ['import { startLlmServer } from "tooltrace/msw";'] : []),
-    ...(route === "wire" ? [] : ['import { tools, weatherAgent } from "./weather-agent.mjs";']),
+    'import { tools, weatherAgent } from "./weather-agent.mjs";',
     ...(route === "none" ? [] : ['import { weatherModel } from "./weather-model.mjs";']),
   ];
-  const server =
-    route === "wire"
-      ? `
-// Under Jest a test file runs in a realm of its own: the scripted model answers the agent through MSW, started
-// before the agent's module makes its client (a client keeps the \`fetch\` it was made with).
-let llm;
-let agent;
-beforeAll(async () => {
-  llm = startLlmServer();
-  agent = await import("./weather-agent.mjs");
-});
-afterAll(() => llm.close());
-`
-      : "";
   const session =
     route === "ai-sdk"
       ? "const agent = (message) => weatherAgent(mockModel(weatherModel), message);\n  const session = createSession({ agent, tools, stubs });"
       : route === "wire"
-        ? "const { tools, weatherAgent } = agent;\n  const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
+        ? "// The scripted model answers the agent's client on the wire: nothing reaches the provider.\n  const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
         : "const session = createSession({ agent: weatherAgent, tools, stubs });";
   return `${imports.join("\n")}
 
@@ -51,7 +36,7 @@ afterAll(() => llm.close());
 const stubs = [
   { id: "paris", tool: "get_weather", match: { city: { const: "Paris" } }, outcome: { response: { tempC: 21 } } },
 ];
-${server}
+
 test("answers with the weather its tool returned", async () => {
   ${session}
   const turn = await session.send("What is the weather in Paris?");
