@@ -71,9 +71,13 @@ test("a model below minPassRate fails the test, naming the model, with the table
 
 test("a budget is shared: what one model spent, the next cannot", async () => {
   // gpt-4o-mini's 3 trials spend $0.0000135; gpt-4o's first trial spends the rest, then no more start.
-  const report = await trials(3, { seed: 1, models: ["gpt-4o-mini", "gpt-4o"], budgetUsd: 0.00005, print: false }, async ({ seed, model }) => {
-    await createSession({ seed, agent: agentFor(model), upstream: provider.url }).send("hi");
-  });
+  const report = await trials(
+    3,
+    { seed: 1, models: ["gpt-4o-mini", "gpt-4o"], budgetUsd: 0.00005, print: false },
+    async ({ seed, model }) => {
+      await createSession({ seed, agent: agentFor(model), upstream: provider.url }).send("hi");
+    },
+  );
   expect(report.models.map((row) => row.report.ran)).toEqual([3, 1]);
   expect(report.models[1]?.report.stoppedByBudget).toBe(true);
   expect(report.summary()).toContain("(budget: 1 of 3 ran)");
