@@ -8,6 +8,7 @@
  * @module tooltrace/jest
  */
 import { matchers } from "../../matchers/all.js";
+import { endRealm } from "../base/realm-end.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
@@ -57,6 +58,8 @@ globals.afterEach(() => {
   if (failure) throw failure;
 });
 globals.afterAll(() => {
+  // Declared first, so it runs before the file's own `afterAll`s: none of them is in a turn.
+  endRealm();
   const late = takeLateCallReports();
   if (late.length > 0)
     throw new Error(outText("error", `calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`));
