@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { addressBeyondLoopback, type CountingUpstream, startCountingUpstream } from "../fixtures/counting-process.js";
-import { runJest } from "../fixtures/jest-run.js";
+import { runJest, runJestFiles } from "../fixtures/jest-run.js";
 
 const project = join(import.meta.dirname, "../fixtures/jest-wire-project");
 let local: CountingUpstream;
@@ -65,3 +65,16 @@ describe.each([
     expect(beyond.events).toEqual([]);
   });
 });
+
+// The guards at the process's edges patch Node's modules and bindings, which every file of a Jest worker shares:
+// before, each file's guards stayed under the next file's, and kept that file's realm (all its modules) alive,
+// so --detectLeaks failed every file. They are put back when a file ends; one realm, the worker's first file's,
+// is still kept by something that runs once per process.
+test("under Jest, a worker's files' realms are freed after them (--detectLeaks)", async () => {
+  const config = join(import.meta.dirname, "../fixtures/jest-leak-project/jest.config.cjs");
+  const files = await runJestFiles(config, { esm: false, env: { NODE_OPTIONS: "" }, args: ["--detectLeaks"] });
+  expect(files.size).toBe(5);
+  const leaking = [...files].filter(([, message]) => message.includes("leaking memory"));
+  expect(leaking.length, leaking.map(([name]) => name).join("\n")).toBeLessThanOrEqual(1);
+  expect([...files.values()].filter((message) => message !== "" && !message.includes("leaking memory"))).toEqual([]);
+}, 90_000);
