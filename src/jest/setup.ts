@@ -58,7 +58,8 @@ globals.afterEach(() => {
   if (failure) throw failure;
 });
 globals.afterAll(() => {
-  // Declared first, so it runs before the file's own `afterAll`s: none of them is in a turn.
+  // Declared first, it runs before the file's own top-level `afterAll`s: what they send meets the guard under
+  // `fetch` still, and no longer the `node:http` catcher or the guards at the edges (Jest gives no later hook).
   endRealm();
   const late = takeLateCallReports();
   if (late.length > 0)
