@@ -92,8 +92,8 @@ function realmGlobal(fetch: Fetch): OuterGlobal | undefined {
 }
 
 /**
- * The router under the outer realm's `fetch`, put in once. Its function is made in the outer realm: one made
- * here would keep this realm (a whole test file's modules) alive for as long as the worker runs.
+ * The router under the outer realm's `fetch`, put in once. It is made in the outer realm, with all it holds:
+ * anything made here would keep this realm (a whole test file's modules) alive for as long as the worker runs.
  */
 function routeIn(outer: OuterGlobal): Route | undefined {
   const current = dispatcherIn(outer);
@@ -103,17 +103,17 @@ function routeIn(outer: OuterGlobal): Route | undefined {
   if (route !== undefined && current === route.router) return route;
   // The first, or a dispatcher set over the router since: a new router goes over it (an old one below finds
   // no guard in its own storage and passes every request on).
-  const makeRouter = outer.Function(
-    "route",
-    `const router = Object.create(route.original);
+  const makeRoute = outer.Function(
+    "original",
+    "guards",
+    `const router = Object.create(original);
     router.dispatch = function dispatch(options, handler) {
-      const guard = route.guards.getStore();
-      return (guard === undefined ? route.original : guard).dispatch(options, handler);
+      const guard = guards.getStore();
+      return (guard === undefined ? original : guard).dispatch(options, handler);
     };
-    return router;`,
-  ) as (route: Omit<Route, "router">) => Dispatcher;
-  const made = { original: current, guards: new AsyncLocalStorage<Dispatcher>() };
-  const fresh: Route = { ...made, router: makeRouter(made) };
+    return { original, guards, router };`,
+  ) as (original: Dispatcher, guards: AsyncLocalStorage<Dispatcher>) => Route;
+  const fresh = makeRoute(current, new AsyncLocalStorage<Dispatcher>());
   store[ROUTE] = fresh;
   outer[DISPATCHER] = fresh.router;
   return fresh;
