@@ -2,6 +2,7 @@ import { cassetteReplay, reportCassetteReplay } from "./cassette-replay.js";
 import { coldEval, reportColdEval } from "./cold-eval.js";
 import { firstCall, reportFirstCall } from "./first-call.js";
 import { perFile, reportPerFile } from "./per-file.js";
+import { jestPerFile, reportJestPerFile } from "./jest-per-file.js";
 import { cliProxy, reportCliProxy } from "./cli-proxy.js";
 import { hostileInput, reportHostileInput } from "./hostile-input.js";
 import { reportViewerRender, viewerRender } from "./viewer-render.js";
@@ -18,6 +19,7 @@ import { reportWireVsAimock, wireVsAimock } from "./wire-vs-aimock.js";
 
 console.log(`node ${process.version}\n`);
 console.log(`${reportPerFile(await perFile())}\n`);
+console.log(`${reportJestPerFile(jestPerFile())}\n`);
 console.log(`${reportFirstCall(firstCall())}\n`);
 console.log(`${reportImportCost(importCost())}\n`);
 console.log(reportStubOverhead(await stubOverhead()));

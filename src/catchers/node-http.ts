@@ -1,5 +1,6 @@
 import { types } from "node:util";
 import { globalSingleton } from "../base/global-state.js";
+import { fromAnotherRealm, undoWhenRealmEnds } from "../base/realm-end.js";
 import { lazyRequire } from "../base/lazy-require.js";
 import { edgeError } from "../edges/edge-error.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
@@ -116,6 +117,15 @@ export function catchNodeHttp(): void {
   state.patched = http().request;
   // Ours patched node:http (no MSW interceptor was running to add our listeners to).
   state.own = state.patched !== before ? interceptor : undefined;
+  // Under Jest node:http is shared with the files the worker runs next: ours goes with this file.
+  if (state.own !== undefined && fromAnotherRealm(before)) undoWhenRealmEnds(() => disposeOurs(interceptor));
+}
+
+function disposeOurs(interceptor: Interceptor): void {
+  if (state.own !== interceptor) return;
+  interceptor.dispose();
+  state.own = undefined;
+  state.patched = undefined;
 }
 
 /**

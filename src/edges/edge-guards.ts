@@ -1,9 +1,11 @@
+import type * as Tls from "node:tls";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { globalSingleton } from "../base/global-state.js";
 import { guardDns } from "./dns-guard.js";
 import { guardHttp2 } from "./http2-guard.js";
 import { guardChildProcesses, guardWorkers } from "./process-guard.js";
-import { guardTcpHandles, guardTlsWrites } from "./tcp-handle-guard.js";
+import { edgeTargets, restoreWhenRealmEnds } from "./realm-patches.js";
+import { guardTcpHandles, guardTlsWrites, tlsHandleClass } from "./tcp-handle-guard.js";
 import { guardDgram } from "./udp-guard.js";
 
 const state = globalSingleton("edgeGuards.installed", () => ({ edges: false, strict: false }));
@@ -20,6 +22,7 @@ const require = createRequire(import.meta.url);
 export function installEdgeGuards(): void {
   if (state.edges) return;
   state.edges = true;
+  restoreWhenRealmEnds(edgeTargets());
   guardTcpHandles();
   guardDgram(require("node:dgram"));
   guardDns();
@@ -37,7 +40,9 @@ export function installStrictGuards(): void {
   installEdgeGuards();
   if (state.strict) return;
   state.strict = true;
-  guardTlsWrites(require("node:tls"));
+  const tls = require("node:tls") as typeof Tls;
+  restoreWhenRealmEnds([tlsHandleClass(tls), require("node:http2") as object]);
+  guardTlsWrites(tls);
   guardHttp2(require("node:http2"), patcher("node:http2"));
   syncBuiltinESMExports();
 }

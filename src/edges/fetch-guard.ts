@@ -17,9 +17,7 @@ import { edgeError } from "./edge-error.js";
 import { mswInterceptsSockets, mswIsListening } from "./msw-listening.js";
 import { handedBelow, whenSettled } from "./requests-below.js";
 import { printOut } from "../exits/out.js";
-
-/** Node's built-in `fetch` sends every request through the dispatcher stored under this key. */
-const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+import { fetchRealm } from "./fetch-realm.js";
 
 interface Dispatcher {
   dispatch(options: DispatchOptions, handler: DispatchHandler): boolean;
@@ -47,6 +45,11 @@ const state = globalSingleton("fetchGuard", () => ({
   /** Set while a request runs through the `fetch` MSW patched (MSW answered it, or passes it through). */
   viaMsw: new AsyncLocalStorage<true>(),
   mswFetch: undefined as { readonly patched: Fetch; readonly wrapped: Fetch } | undefined,
+  /** `fetch` as this realm had it before tooltrace, and what the lazy guard put in its place. */
+  original: undefined as Fetch | undefined,
+  first: undefined as Fetch | undefined,
+  /** From another realm's `fetch` (Jest's environments): the `fetch` that marks this realm's requests. */
+  marked: undefined as Fetch | undefined,
 }));
 
 /**
@@ -62,35 +65,37 @@ export function guardFetchLazily(): void {
   const first: Fetch = function fetch(input, init) {
     if (globalThis.fetch === first) globalThis.fetch = original;
     installFetchGuard();
-    return original(input, init);
+    return (state.marked ?? original)(input, init);
   };
+  state.original = original;
+  state.first = first;
   globalThis.fetch = first;
 }
 
 /**
  * Wraps Node's fetch dispatcher now: a request is answered by the first {@link FetchAnswerer} that claims it
  * (the LLM wire), refused when strict mode or the hermetic run forbids it (a network error naming it, and
- * the test fails), and sent otherwise. Returns false where the dispatcher is out of sight (Jest's
- * environments and Vitest's vm pools give the tests another realm).
+ * the test fails), and sent otherwise. Where `fetch` comes from another realm (Jest's environments), the guard
+ * goes under it there, for this realm's requests alone (see {@link fetchRealm}). Returns false where that realm
+ * is out of reach.
  */
 export function installFetchGuard(): boolean {
   if (state.installed) return true;
-  const store = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
-  // Reading `Request` loads Node's fetch, which creates the dispatcher (it is lazy until then).
-  void globalThis.Request;
-  const original = store[DISPATCHER];
-  if (original === undefined || typeof original.dispatch !== "function") {
+  const fetch = state.original ?? globalThis.fetch;
+  const realm = typeof fetch === "function" ? fetchRealm(fetch) : undefined;
+  if (realm === undefined) {
     if (!state.warned) {
       state.warned = true;
       printOut(
         "console",
         message(
-          "the guard under `fetch` cannot be installed in this environment (Node's fetch dispatcher is not visible here, as in Jest's environments or Vitest's vm pools): a client that kept `fetch` from before tooltrace's MSW server started is refused only at the socket.",
+          "the guard under `fetch` cannot be installed in this environment (the dispatcher of `fetch`'s realm is out of reach): a client that kept `fetch` from before tooltrace's MSW server started is refused only at the socket.",
         ),
       );
     }
     return false;
   }
+  const original = realm.original as Dispatcher;
   state.installed = true;
   const guard: Dispatcher = Object.create(original) as Dispatcher;
   guard.dispatch = (options, handler) => {
@@ -137,7 +142,12 @@ export function installFetchGuard(): boolean {
     failDispatch(handler, edgeError(refusal));
     return true;
   };
-  store[DISPATCHER] = guard;
+  const marked = realm.install(guard);
+  if (marked !== undefined) {
+    state.marked = marked;
+    // This realm's code calls the marking `fetch`; a patch put over tooltrace's (MSW's) calls it below.
+    if (globalThis.fetch === state.first || globalThis.fetch === fetch) globalThis.fetch = marked;
+  }
   return true;
 }
 

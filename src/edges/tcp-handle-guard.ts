@@ -42,11 +42,16 @@ export function guardTcpHandles(): void {
 
 /** The writes of TLS over TCP, for strict sessions: installed with the first one (loading `tls` costs a few ms). */
 export function guardTlsWrites(tls: typeof Tls): void {
-  // A TLS socket made without a transport owns a fresh TLS handle: its native class, without process.binding.
+  const tlsProto = tlsHandleClass(tls);
+  for (const name of WRITES) guardWrite(tlsProto, name, (handle) => (handle as { _parent?: Handle })._parent);
+}
+
+/** The prototype of Node's native TLS handle: a TLS socket made without a transport owns a fresh one. */
+export function tlsHandleClass(tls: typeof Tls): Record<string, Method> {
   const probe = new tls.TLSSocket(null as unknown as import("node:net").Socket);
   const tlsProto = Object.getPrototypeOf((probe as unknown as { _handle: object })._handle) as Record<string, Method>;
   probe.destroy();
-  for (const name of WRITES) guardWrite(tlsProto, name, (handle) => (handle as { _parent?: Handle })._parent);
+  return tlsProto;
 }
 
 function guardConnect(proto: Record<string, Method>, name: string): void {

@@ -8,6 +8,7 @@
  * @module tooltrace/jest
  */
 import { matchers } from "../../matchers/all.js";
+import { endRealm } from "../base/realm-end.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
@@ -61,6 +62,9 @@ globals.afterEach(() => {
   if (failure) throw failure;
 });
 globals.afterAll(() => {
+  // Declared first, it runs before the file's own top-level `afterAll`s: what they send meets the guard under
+  // `fetch` still, and no longer the `node:http` catcher or the guards at the edges (Jest gives no later hook).
+  endRealm();
   const late = takeLateCallReports();
   if (late.length > 0)
     throw new Error(outText("error", `calls arrived after their test ended:\n${late.map((line) => `- ${line}`).join("\n")}`));

@@ -35,7 +35,7 @@ export function httpMocksOf(http: SessionOptions["http"], seed: number | undefin
     throw new StubConfigError(
       { pointer: "" },
       "`http` mocks answer requests tooltrace catches, and in this environment it can neither see `fetch`'s dispatcher nor finds its MSW server running.",
-      "call `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools).",
+      "call `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll`.",
       "session",
     );
   }

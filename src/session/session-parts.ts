@@ -199,7 +199,7 @@ function checkCatchable<TMessage>(
     throw new StubConfigError(
       { pointer: options.llm !== undefined ? "/llm" : "/upstream" },
       "the session's model is answered on the LLM wire, and in this environment tooltrace can neither see `fetch`'s dispatcher nor finds a wire mock running: the agent's client would go to its real API.",
-      "start the wire mock with MSW: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools).",
+      "start the wire mock with MSW: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll`.",
       "session",
     );
   }
@@ -207,7 +207,7 @@ function checkCatchable<TMessage>(
     throw new StubConfigError(
       { pointer: "/strict" },
       "strict mode promises that nothing unanswered goes out, and in this environment tooltrace can neither see `fetch`'s dispatcher nor finds its MSW server running: a request from the agent or its tools would reach the network unseen.",
-      "start tooltrace's MSW server before creating the session: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll` (under Jest, or Vitest's vm pools); with an MSW server of your own, `startLlmServer({ server })` once it listens.",
+      "start tooltrace's MSW server before creating the session: `startLlmServer()` from tooltrace/msw in a setup file or `beforeAll`; with an MSW server of your own, `startLlmServer({ server })` once it listens.",
       "session",
     );
   }
