@@ -20,6 +20,7 @@ import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { readJestOptions } from "./options.js";
+import { setProviderLimits } from "../base/provider-limits.js";
 
 export type { TooltraceJestOptions } from "./options.js";
 
@@ -41,6 +42,7 @@ useCassetteMode(options.cassette);
 resetCassetteWriters();
 setPluginStrict(options.strict);
 setPluginAllowHosts(options.allowHosts);
+setProviderLimits(options.providers);
 const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { writeOut } from "../exits/out.js";
+import { runLimiterStats } from "../base/provider-gate.js";
 import { type ReportedModule, reportData, reportTests } from "./report-data.js";
 
 /** Options of {@link TooltraceJsonReporter}. */
@@ -19,8 +20,8 @@ export class TooltraceJsonReporter {
     this.outputFile = resolve(options.outputFile ?? "tooltrace-turns.json");
   }
 
-  onTestRunEnd(testModules: readonly ReportedModule[]): void {
+  async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
     const tests = reportTests(testModules);
-    writeOut("json report", this.outputFile, JSON.stringify(reportData(tests), null, 2));
+    writeOut("json report", this.outputFile, JSON.stringify(reportData(tests, undefined, await runLimiterStats()), null, 2));
   }
 }
