@@ -61,6 +61,7 @@ describe("one limit per provider and model: requests wait for a slot instead of 
     const queued = calls.filter((call) => (call.providerWait?.queuedMs ?? 0) > 0);
     expect(queued.length).toBeGreaterThanOrEqual(10);
     expect(queued.every((call) => call.providerWait?.rateLimited === 0)).toBe(true);
+    expect(report.summary()).toMatch(/\d+ calls waited on the provider: queued \d+\.\d s for the provider limit/);
   });
 
   test("the limit is per model: two models of one provider each get their own 5 (and the provider its 429s)", async () => {
@@ -76,8 +77,9 @@ describe("one limit per provider and model: requests wait for a slot instead of 
       ),
     );
     expect(turns.map((turn) => turn.text)).toEqual([0, 1, 2, 3, 4].map((index) => `answer to call ${index}`));
-    // The three gpt-4o calls went one at a time: two of them queued; the gpt-4o-mini calls did not wait on them.
-    const queued = turns.map((turn) => (turn.modelCalls[0]?.providerWait?.queuedMs ?? 0) > 0);
+    // The three gpt-4o calls went one at a time: two of them queued for another's 300 ms; the gpt-4o-mini calls
+    // did not wait on them.
+    const queued = turns.map((turn) => (turn.modelCalls[0]?.providerWait?.queuedMs ?? 0) >= 100);
     expect(queued.slice(0, 3).filter(Boolean)).toHaveLength(2);
     expect(queued.slice(3)).toEqual([false, false]);
   });
@@ -125,6 +127,7 @@ describe("a 429 or 529 with Retry-After is waited out and sent again, the provid
     expect(calls.reduce((sum, call) => sum + (call.providerWait?.rateLimited ?? 0), 0)).toBe(rejected);
     const waited = calls.find((call) => (call.providerWait?.rateLimited ?? 0) > 0);
     expect(waited?.providerWait?.rateLimitedMs).toBe(200 * (waited?.providerWait?.rateLimited ?? 0));
+    expect(report.summary()).toContain(`${rejected} rate limit${rejected === 1 ? "" : "s"} waited out`);
   });
 
   test("Anthropic SDK, no limit: 529 overloaded is waited out the same way", async () => {
