@@ -16,6 +16,8 @@ export interface LimiterHost {
   readonly address: string;
   /** Each `provider/model`'s counts so far. */
   stats(): ReadonlyMap<string, Readonly<LimiterKeyStats>>;
+  /** Starts the counts again, for a run that starts (watch mode's reruns share the host). */
+  resetStats(): void;
   close(): void;
 }
 
@@ -45,7 +47,15 @@ export async function startLimiterHost(): Promise<LimiterHost> {
       buffered += chunk;
       let end = buffered.indexOf("\n");
       while (end !== -1) {
-        handle(JSON.parse(buffered.slice(0, end)) as Message);
+        let message: Message;
+        try {
+          message = JSON.parse(buffered.slice(0, end)) as Message;
+        } catch {
+          // Not a limiter client: it gets no slots, and what it held goes back.
+          socket.destroy();
+          return;
+        }
+        handle(message);
         buffered = buffered.slice(end + 1);
         end = buffered.indexOf("\n");
       }
@@ -95,6 +105,10 @@ export async function startLimiterHost(): Promise<LimiterHost> {
         if (max !== undefined) all.set(key, { ...entry, maxInFlight: max });
       }
       return all;
+    },
+    resetStats: () => {
+      slots.resetStats();
+      waits.clear();
     },
     close: () => server.close(),
   };

@@ -24,6 +24,11 @@ export async function startRunLimiter(): Promise<string> {
   return (await state.host).address;
 }
 
+/** Starts the run's limiter's counts again, when this process hosts one (a run starts). */
+export async function resetRunLimiterStats(): Promise<void> {
+  (await state.host)?.resetStats();
+}
+
 /** What the run's limiter counted by `provider/model`; undefined in a process that hosts none. */
 export async function runLimiterStats(): Promise<ReadonlyMap<string, Readonly<LimiterKeyStats>> | undefined> {
   return (await state.host)?.stats();
@@ -39,12 +44,30 @@ export function useLimiterHost(address: string | undefined): void {
   state.client = address === undefined ? undefined : limiterClient(address, (key, max) => state.local.acquire(key, max));
 }
 
-/** Waits for a slot under `limit` (run-wide with a host); none to hold when the limit sets no `maxInFlight`. */
-export async function acquireProviderSlot(limit: ResolvedLimit): Promise<ProviderSlot | undefined> {
+/**
+ * Waits for a slot under `limit` (run-wide with a host); none to hold when the limit sets no `maxInFlight`. A
+ * request aborted while it waits rejects with `signal`'s reason, and its slot, once granted, goes straight back.
+ */
+export async function acquireProviderSlot(limit: ResolvedLimit, signal?: AbortSignal): Promise<ProviderSlot | undefined> {
   const max = limit.maxInFlight;
   if (max === undefined) return undefined;
+  signal?.throwIfAborted();
   const started = performance.now();
-  const release = await (state.client ?? state.local).acquire(limit.key, max);
+  const pending = (state.client ?? state.local).acquire(limit.key, max);
+  const release =
+    signal === undefined
+      ? await pending
+      : await new Promise<() => void>((resolve, reject) => {
+          const aborted = () => {
+            void pending.then((given) => given());
+            reject(signal.reason);
+          };
+          signal.addEventListener("abort", aborted, { once: true });
+          void pending.then((given) => {
+            signal.removeEventListener("abort", aborted);
+            resolve(given);
+          });
+        });
   return { queuedMs: performance.now() - started, release };
 }
 

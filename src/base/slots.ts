@@ -46,6 +46,11 @@ export class KeyedSlots {
     return new Map([...this.keys].map(([key, state]) => [key, { ...state.stats }]));
   }
 
+  /** Starts the counts again (a watch-mode rerun); what is held stays held, and is the new peak so far. */
+  resetStats(): void {
+    for (const state of this.keys.values()) Object.assign(state.stats, { peak: state.held, granted: 0, queued: 0, queuedMs: 0 });
+  }
+
   private releaser(state: KeyState): () => void {
     let released = false;
     return () => {

@@ -1,7 +1,7 @@
 import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import type { LimiterKeyStats } from "../base/limiter-host.js";
-import { runLimiterStats } from "../base/provider-gate.js";
+import { resetRunLimiterStats, runLimiterStats } from "../base/provider-gate.js";
 
 /** One line per `provider/model` the run's limiter saw: its limit, the most at once, and what waited. */
 export function limitsText(stats: ReadonlyMap<string, Readonly<LimiterKeyStats>>): string {
@@ -19,8 +19,10 @@ export function limitsText(stats: ReadonlyMap<string, Readonly<LimiterKeyStats>>
 }
 
 /** A Vitest reporter the plugin adds when the run has `providers` limits: the limiter's counts when the run ends. */
-export function limitsReporter(): { onTestRunEnd(): Promise<void> } {
+export function limitsReporter(): { onTestRunStart(): Promise<void>; onTestRunEnd(): Promise<void> } {
   return {
+    // Watch mode's reruns share the limiter: each run's line counts that run.
+    onTestRunStart: () => resetRunLimiterStats(),
     onTestRunEnd: async () => {
       const stats = await runLimiterStats();
       if (stats !== undefined && stats.size > 0) printOut("console", `\n${message(limitsText(stats))}`, "stdout");

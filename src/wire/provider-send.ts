@@ -36,7 +36,7 @@ export async function sendToProvider<T>(
   onWait?: (wait: ProviderWait) => void,
 ): Promise<T> {
   const limit = limitFor(provider, model);
-  const slot = await acquireProviderSlot(limit);
+  const slot = await acquireProviderSlot(limit, signal);
   let rateLimited = 0;
   let rateLimitedMs = 0;
   try {

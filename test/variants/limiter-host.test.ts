@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { limiterClient } from "../../src/base/limiter-client.js";
 import { type LimiterHost, startLimiterHost } from "../../src/base/limiter-host.js";
+import { acquireProviderSlot } from "../../src/base/provider-gate.js";
 import { KeyedSlots } from "../../src/base/slots.js";
 
 let host: LimiterHost;
@@ -58,4 +59,17 @@ test("with no host to reach, the limit holds in the process", async () => {
   release();
   (await next)();
   expect(local.stats().get("google/m")).toMatchObject({ peak: 1, granted: 2, queued: 1 });
+});
+
+test("a request aborted while it waits for a slot rejects, and the slot it would have had goes back", async () => {
+  const limit = { key: "openai/abort", maxInFlight: 1, retries: 0, maxWaitMs: 0 };
+  const first = await acquireProviderSlot(limit);
+  const controller = new AbortController();
+  const second = acquireProviderSlot(limit, controller.signal);
+  controller.abort(new Error("the client gave up"));
+  await expect(second).rejects.toThrow("the client gave up");
+  first?.release();
+  const third = await acquireProviderSlot(limit);
+  expect(third).toBeDefined();
+  third?.release();
 });
