@@ -42,6 +42,8 @@ test("one limit across two Vitest workers: the provider never refuses, the waits
   expect(report.providerLimits?.["openai/gpt-4o-mini"]).toMatchObject({ maxInFlight: 5, peak: 5, granted: 30, rateLimited: 0 });
   expect(report.providerWaits?.rateLimited).toBe(0);
   expect(report.providerWaits?.calls).toBeGreaterThan(0);
+  // The report's line says what the calls waited, as the provider's.
+  expect(output).toMatch(/report: .*; \d+ calls? waited on the provider: queued \d+\.\d s for the provider limit\)/);
 });
 
 test("without maxInFlight the same run overflows the provider (the files ran at once), and its 429s are waited out", {
@@ -54,4 +56,5 @@ test("without maxInFlight the same run overflows the provider (the files ran at 
   expect(rejected).toBeGreaterThan(0);
   expect(report.providerWaits?.rateLimited).toBe(rejected);
   expect(report.providerLimits).toBeUndefined();
+  expect(output).toMatch(new RegExp(`${rejected} rate limits? waited out`));
 });
