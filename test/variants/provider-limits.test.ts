@@ -69,7 +69,8 @@ describe("one limit per provider and model: requests wait for a slot instead of 
     await openai.reset();
     const agent = (model: string) => async (message: string) => {
       const client = new OpenAI({ apiKey: "sk-test", maxRetries: 0 });
-      return (await client.chat.completions.create({ model, messages: [{ role: "user", content: message }] })).choices[0]?.message.content;
+      const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: message }] });
+      return reply.choices[0]?.message.content ?? "";
     };
     const turns = await Promise.all(
       ["gpt-4o", "gpt-4o", "gpt-4o", "gpt-4o-mini", "gpt-4o-mini"].map((model, index) =>
