@@ -1,4 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText } from "ai";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSession, type ModelCall, type Trial, trials, useProviderLimits } from "tooltrace";
@@ -91,6 +94,23 @@ describe("one limit per provider and model: requests wait for a slot instead of 
     const report = await run(15, 15, anthropic, viaAnthropic);
     expect(await anthropic.stats()).toMatchObject({ max: 5, answered: 15, rejected: 0 });
     expect(report.passed).toBe(15);
+  });
+
+  test("AI SDK: a limit of 3 on OpenAI's chat holds 9 calls at once to 3; on Anthropic, its 529s are waited out", async () => {
+    useProviderLimits({ "openai/gpt-4o-mini": { maxInFlight: 3 } });
+    await Promise.all([openai.reset(), anthropic.reset()]);
+    const viaAiSdk = async (message: string) =>
+      (await generateText({ model: createOpenAI({ apiKey: "k" }).chat("gpt-4o-mini"), prompt: message, maxRetries: 0 })).text;
+    const limited = await run(9, 9, openai, viaAiSdk);
+    expect(limited.passed).toBe(9);
+    expect(await openai.stats()).toMatchObject({ max: 3, answered: 9, rejected: 0 });
+    const viaClaude = async (message: string) =>
+      (await generateText({ model: createAnthropic({ apiKey: "k" })("claude-sonnet-5-5"), prompt: message, maxRetries: 0 })).text;
+    const overloaded = await run(9, 9, anthropic, viaClaude);
+    expect(overloaded.passed).toBe(9);
+    const { rejected } = await anthropic.stats();
+    expect(rejected).toBeGreaterThan(0);
+    expect(callsOf(overloaded).reduce((sum, call) => sum + (call.providerWait?.rateLimited ?? 0), 0)).toBe(rejected);
   });
 
   test("the test's meta and the run's JSON sum the waits", async () => {
