@@ -14,6 +14,7 @@ import { sessionMemory } from "./session-memory.js";
 import { reportRuleSetSetup, ruleSetSetup } from "./rule-set-setup.js";
 import { reportStubOverhead, stubOverhead } from "./stub-overhead.js";
 import { reportTrialsLive, trialsLive } from "./trials-live.js";
+import { providerLimits, reportProviderLimits } from "./provider-limits.js";
 import { reportWireCompletion, wireCompletion } from "./wire-completion.js";
 import { reportWireVsAimock, wireVsAimock } from "./wire-vs-aimock.js";
 
@@ -30,6 +31,8 @@ console.log(`${memory.validators} (the compiled-match caches are bounded)\n`);
 console.log(reportModelTurn(await modelTurn()));
 console.log();
 console.log(reportTrialsLive(await trialsLive()));
+console.log();
+console.log(reportProviderLimits(await providerLimits()));
 console.log();
 console.log(reportColdEval(await coldEval()));
 console.log();

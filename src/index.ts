@@ -45,6 +45,7 @@ export type {
   ModelCall,
   ModelMessageView,
   ModelToolCall,
+  ProviderWait,
   ToolCall,
   ToolCallSource,
   ToolCallStatus,
@@ -60,6 +61,9 @@ export { TRACE_FORMAT_VERSION, turnToJson, turnsToJson, type TurnJson } from "./
 export type { OfferedToolJson } from "./trace/request-json.js";
 export { MODEL_PRICES, PRICES_TAKEN, type ModelPrice } from "./trace/prices.js";
 export { usePrices, type CostTotal, type Prices } from "./trace/cost.js";
+export type { ProviderWaitTotal } from "./trace/provider-waits.js";
+export type { ProviderLimit, ProviderLimits } from "./base/provider-limits.js";
+export { useProviderLimits } from "./session/provider-limits-check.js";
 export { toJsonValue } from "./base/json-value.js";
 export {
   traceSnapshot,

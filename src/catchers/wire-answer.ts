@@ -218,7 +218,7 @@ async function answerModelRequest(exchange: Exchange): Promise<WireReply> {
   const ask = (view: MockModelRequest) => {
     const call = openModelCall(context, { ...caught, request: view });
     exchange.journal(call.record);
-    const model = live?.(view, streamed);
+    const model = live?.(view, streamed, (wait) => context.pipeline.log.providerWait(call.record, wait));
     return {
       call,
       reply: call.run(modelTerminal(responder, context, { idPrefix: codec.idPrefix, ...(model ? { live: model } : {}) })),

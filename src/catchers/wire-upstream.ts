@@ -6,6 +6,7 @@ import type { WireMemory } from "../wire/memory.js";
 import { applyEdits, hasEdits, type WireEdits } from "../wire/request-edits.js";
 import { forwardToUpstream, type LiveStream, upstreamUrl } from "../wire/upstream.js";
 import type { WireRequest } from "../wire/wire-http.js";
+import type { ProviderWait } from "../trace/types.js";
 
 /** What sending a wire request on to the real model needs of it. */
 export interface UpstreamExchange {
@@ -17,6 +18,13 @@ export interface UpstreamExchange {
   readonly proxied: boolean;
   readonly memory: WireMemory;
 }
+
+/** For the request a model call was opened with, the terminal's model; `onWait` hears the provider's waits. */
+export type LiveModel = (
+  asked: MockModelRequest,
+  onStream?: (live: LiveStream) => void,
+  onWait?: (wait: ProviderWait) => void,
+) => (view: MockModelRequest) => Promise<ResolvedReply>;
 
 /**
  * The real model for a session with `upstream`: the client's own request, sent on as it came, or, where the
@@ -30,11 +38,11 @@ export function liveModel(
   decoded: DecodedRequest,
   text: string,
   edits?: () => WireEdits,
-): ((asked: MockModelRequest, onStream?: (live: LiveStream) => void) => (view: MockModelRequest) => Promise<ResolvedReply>) | undefined {
+): LiveModel | undefined {
   const { upstream } = pipeline;
   if (upstream === undefined) return undefined;
   const { codec, request } = exchange;
-  return (asked, onStream) => (view) => {
+  return (asked, onStream, onWait) => (view) => {
     // A step or middleware that rewrote the model request itself: nothing says how in the provider's format.
     if (view !== asked && JSON.stringify(view.messages) !== JSON.stringify(asked.messages)) {
       return Promise.reject(
@@ -59,8 +67,7 @@ export function liveModel(
       request.headers,
       body,
       decoded.stream,
-      request.signal,
-      onStream,
+      { model: decoded.model, signal: request.signal, onStream, onWait },
     );
   };
 }

@@ -7,6 +7,8 @@
 export { TooltraceReporter as default, TooltraceReporter, type TooltraceReporterOptions } from "../report/report-reporter.js";
 export type { ReportData, ReportTest, ReportedModule, ReportedCase, RunSummary, TestChange, TestRunSide } from "../report/report-data.js";
 export type { OtelOptions } from "../report/otel-export.js";
+export type { LimiterKeyStats } from "../base/limiter-host.js";
+export type { SlotStats } from "../base/slots.js";
 export { viewerHtml } from "../report/viewer-html.js";
 export { reportData } from "../report/report-data.js";
 export { readReport } from "../report/read-report.js";

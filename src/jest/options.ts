@@ -2,6 +2,7 @@ import { usageError } from "../exits/errors.js";
 import { checkRunOptions } from "../session/run-options.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 import type { CassetteMode } from "../cassettes/types.js";
+import type { ProviderLimits } from "../base/provider-limits.js";
 
 /**
  * The run's options under Jest, the plugin's Jest form: `globals: { tooltrace: { ... } }` in the Jest config,
@@ -27,9 +28,15 @@ export interface TooltraceJestOptions {
   readonly live?: boolean;
   /** The cassette mode of every session of the run (below `TOOLTRACE_CASSETTE` and a session's own). Default `off`. */
   readonly cassette?: CassetteMode;
+  /**
+   * Limits on the real model by provider or `provider/model` (`{ openai: { maxInFlight: 5 } }`), and how
+   * rate-limit answers are waited out. Under Jest the limit holds per worker: run with `--runInBand` (or
+   * divide the provider's limit by `maxWorkers`) for one limit across the run.
+   */
+  readonly providers?: ProviderLimits;
 }
 
-const KNOWN: readonly string[] = ["unusedRules", "strict", "allowHosts", "live", "cassette"];
+const KNOWN: readonly string[] = ["unusedRules", "strict", "allowHosts", "live", "cassette", "providers"];
 
 /** `globals.tooltrace` of the Jest config, checked; `TOOLTRACE_UNUSED_RULES` when it sets no `unusedRules`. */
 export function readJestOptions(): TooltraceJestOptions {

@@ -22,6 +22,7 @@ import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { handOffTest } from "../report/jest-handoff.js";
 import { readJestOptions } from "./options.js";
+import { setProviderLimits } from "../base/provider-limits.js";
 
 export type { TooltraceJestOptions } from "./options.js";
 
@@ -43,6 +44,7 @@ useCassetteMode(options.cassette);
 resetCassetteWriters();
 setPluginStrict(options.strict);
 setPluginAllowHosts(options.allowHosts);
+setProviderLimits(options.providers);
 const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;

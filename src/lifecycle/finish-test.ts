@@ -3,6 +3,7 @@ import { PREFIX } from "../exits/errors.js";
 import { outText } from "../exits/out.js";
 import type { SessionReport, TestScope } from "./scope.js";
 import { turnsCost } from "../trace/cost.js";
+import { turnsProviderWaits } from "../trace/provider-waits.js";
 import type { TooltraceTaskMeta, UnusedRulesPolicy } from "./test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/format-version.js";
 
@@ -84,10 +85,12 @@ function buildMeta(reports: readonly SessionReport[], scope: TestScope): Tooltra
     ...(report.cassette ? { cassette: report.cassette } : {}),
   }));
   const cost = turnsCost(sessions.flatMap((session) => session.turns));
+  const providerWaits = turnsProviderWaits(sessions.flatMap((session) => session.turns));
   return {
     version: TRACE_FORMAT_VERSION,
     sessions,
     ...(Object.keys(cost).length > 0 ? { cost } : {}),
+    ...(providerWaits !== undefined ? { providerWaits } : {}),
     ...(scope.trials.length > 0 ? { trials: [...scope.trials] } : {}),
   };
 }

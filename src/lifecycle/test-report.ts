@@ -1,5 +1,6 @@
 import type { DivergenceNode } from "../trace/divergence-tree.js";
 import type { CostTotal } from "../trace/cost.js";
+import type { ProviderWaitTotal } from "../trace/provider-waits.js";
 import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TRACE_FORMAT_VERSION, TurnJson } from "../trace/turn-json.js";
 
@@ -25,6 +26,8 @@ export interface TooltraceTaskMeta {
   }[];
   /** What the test's calls to a real model cost (its sessions', its trials' included); absent when none was made. */
   readonly cost?: CostTotal;
+  /** What the test's calls to a real model waited on the providers (the run's limits, their rate limits); absent when none did. */
+  readonly providerWaits?: ProviderWaitTotal;
   /** The repeated trials the test ran with `trials()`, each with its pass rate. */
   readonly trials?: readonly TrialsJson[];
 }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { writeOut } from "../exits/out.js";
+import { runLimiterStats } from "../base/provider-gate.js";
 import { type ReportedModule, reportData } from "./report-data.js";
 import { ReportRuns } from "./report-runs.js";
 
@@ -28,11 +29,11 @@ export class TooltraceJsonReporter {
     this.startedAt = Date.now();
   }
 
-  onTestRunEnd(testModules: readonly ReportedModule[]): void {
+  async onTestRunEnd(testModules: readonly ReportedModule[]): Promise<void> {
     const ended = Date.now();
     const started = this.startedAt ?? ended;
     this.startedAt = undefined;
     const suite = this.runs.record(testModules, new Date(started).toISOString(), ended - started);
-    writeOut("json report", this.outputFile, JSON.stringify(reportData(suite.tests), null, 2));
+    writeOut("json report", this.outputFile, JSON.stringify(reportData(suite.tests, undefined, await runLimiterStats()), null, 2));
   }
 }

@@ -4,6 +4,8 @@ import { redactForReport, redactReportText } from "../exits/redact.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { TRACE_FORMAT_VERSION } from "../trace/turn-json.js";
 import { addCost, type CostTotal } from "../trace/cost.js";
+import { addProviderWaits, type ProviderWaitTotal } from "../trace/provider-waits.js";
+import type { LimiterKeyStats } from "../base/limiter-host.js";
 
 /** One test of a run, as the viewer shows it. */
 export interface ReportTest {
@@ -62,6 +64,13 @@ export interface ReportData {
    * no price); absent when no test made one.
    */
   readonly cost?: CostTotal;
+  /**
+   * What the run's calls to a real model waited on the providers: the sum of its tests' `meta.providerWaits`
+   * (queued under the run's limits, rate-limit answers waited out); absent when no call waited.
+   */
+  readonly providerWaits?: ProviderWaitTotal;
+  /** The run's limits by `provider/model`, with what the run's limiter counted (the plugin's `providers`). */
+  readonly providerLimits?: Readonly<Record<string, LimiterKeyStats>>;
   /** The last runs written to the report's folder, oldest first (the reporter keeps 20). */
   readonly history?: readonly RunSummary[];
 }
@@ -127,13 +136,21 @@ export function reportTest(testCase: ReportedCase): ReportTest {
 }
 
 /** The report of a run. */
-export function reportData(tests: readonly ReportTest[], history?: readonly RunSummary[]): ReportData {
+export function reportData(
+  tests: readonly ReportTest[],
+  history?: readonly RunSummary[],
+  limits?: ReadonlyMap<string, LimiterKeyStats>,
+): ReportData {
   const cost = runCost(tests);
+  let providerWaits: ProviderWaitTotal | undefined;
+  for (const test of tests) providerWaits = addProviderWaits(providerWaits, test.meta?.providerWaits);
   return {
     version: TRACE_FORMAT_VERSION,
     generatedAt: new Date().toISOString(),
     tests,
     ...(Object.keys(cost).length > 0 ? { cost } : {}),
+    ...(providerWaits !== undefined ? { providerWaits } : {}),
+    ...(limits !== undefined && limits.size > 0 ? { providerLimits: Object.fromEntries(limits) } : {}),
     ...(history ? { history } : {}),
   };
 }

@@ -12,6 +12,8 @@ import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
 import { costText } from "../trace/cost.js";
 import type { LiveCase, LiveViewer, LiveVitest } from "./live-viewer.js";
+import { providerWaitText } from "../trace/provider-waits.js";
+import { runLimiterStats } from "../base/provider-gate.js";
 
 /** Options of {@link TooltraceReporter}. */
 export interface TooltraceReporterOptions {
@@ -92,13 +94,13 @@ export class TooltraceReporter {
     // In watch mode only the files that reran are here: the report holds them and the rest of the suite.
     const suite = this.runs.record(testModules, new Date(started).toISOString(), ended - started, live?.focus);
     const tests = withSinceLast(suite.tests, this.previous);
-    const data = reportData(tests, suite.history);
+    const data = reportData(tests, suite.history, await runLimiterStats());
     this.previous = data;
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     live?.runEnded(data);
     const counts = reportCounts(tests);
     const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
-    const spent = data.cost === undefined ? "" : `, cost ${costText(data.cost)}`;
+    const spent = `${data.cost === undefined ? "" : `, cost ${costText(data.cost)}`}${data.providerWaits === undefined ? "" : `; ${providerWaitText(data.providerWaits)}`}`;
     const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;

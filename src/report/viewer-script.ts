@@ -114,7 +114,7 @@ ${VIEWER_CALLS}
       row.classList.add("open");
       var details = $("div", "details");
       var fields = call.kind === "tool" ? { input: call.input, output: call.output, error: call.error, path: call.path, changes: call.changes }
-        : call.kind === "model" ? { request: call.request, reply: call.reply, usage: call.usage, http: call.http }
+        : call.kind === "model" ? { request: call.request, reply: call.reply, usage: call.usage, http: call.http, providerWait: call.providerWait }
         : { method: call.method, url: call.url, requestBody: call.requestBody, status: call.statusCode, parentSeq: call.parentSeq };
       Object.keys(fields).forEach(function (key) {
         if (fields[key] === undefined || fields[key] === null) return;

@@ -3,6 +3,8 @@ import { usageError } from "../exits/errors.js";
 import { parseHostRules } from "../pipeline/hosts.js";
 import type { CassetteMode } from "../cassettes/types.js";
 import type { UnusedRulesPolicy } from "./types.js";
+import type { ProviderLimits } from "../base/provider-limits.js";
+import { checkProviderLimits } from "./provider-limits-check.js";
 
 /** The options every runner's form of the run's options has (the Vitest plugin's, Jest's `globals.tooltrace`). */
 export interface RunOptions {
@@ -16,6 +18,12 @@ export interface RunOptions {
   readonly live?: boolean;
   /** The cassette mode of every session of the run. Default `off`. */
   readonly cassette?: CassetteMode;
+  /**
+   * Limits on the real model for the whole run, by provider or `provider/model`: at most `maxInFlight` requests
+   * in flight per model (across tests and workers), and how rate-limit answers are waited out (`retries`,
+   * `maxWaitMs`). Without it, nothing is limited and a 429 or 529 with `Retry-After` is still waited out.
+   */
+  readonly providers?: ProviderLimits;
 }
 
 const POLICIES: readonly unknown[] = ["warn", "error", "ignore"];
@@ -33,4 +41,5 @@ export function checkRunOptions(options: { readonly [K in keyof RunOptions]?: un
   if (options.cassette !== undefined && !MODES.includes(options.cassette))
     throw usageError(`${runOptionName("cassette")}: use "record", "replay", "auto" or "off", got ${JSON.stringify(options.cassette)}.`);
   parseHostRules(options.allowHosts, runOptionName("allowHosts"));
+  checkProviderLimits(options.providers);
 }

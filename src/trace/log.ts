@@ -200,6 +200,11 @@ export class SessionLog {
     else if (open.http) open.http = { ...open.http, statusCode: sent };
   }
 
+  /** What a call to the real model waited on the provider's account (see `ProviderWait`). */
+  providerWait(record: ModelCall, wait: NonNullable<ModelCall["providerWait"]>): void {
+    writable(record).providerWait = wait;
+  }
+
   completeTool(record: ToolCall, output: unknown): void {
     const open = writable(record);
     open.output = output;

@@ -91,6 +91,7 @@ export function interactionToJson<T extends Interaction>(record: T, shared?: Sha
       json.reply = toJsonValue(record.reply);
       json.usage = toJsonValue(record.usage);
       if (record.costUsd !== undefined) json.costUsd = record.costUsd;
+      if (record.providerWait !== undefined) json.providerWait = { ...record.providerWait };
       break;
     case "http":
       json.method = record.method;

@@ -159,6 +159,22 @@ export interface ModelCall extends InteractionBase {
   readonly http?: HttpExchange;
   /** The judge that asked (`modelJudge`'s name): a judge's call, in the turn's `judgeCalls`, not the agent's. */
   readonly judge?: string | undefined;
+  /** What the call waited on the provider's account (the run's limit, its rate limits): part of its duration. */
+  readonly providerWait?: ProviderWait;
+}
+
+/**
+ * Time a call to the real model spent waiting for the provider, not the agent: for a slot under the run's
+ * `providers` limit, and out 429 or 529 answers whose `Retry-After` it waited before retrying (those answers
+ * are neither the agent's calls nor its failures).
+ */
+export interface ProviderWait {
+  /** Milliseconds waited for a slot under the run's limit (whole ms). */
+  readonly queuedMs: number;
+  /** Rate-limit answers (429, 529) waited out and retried. */
+  readonly rateLimited: number;
+  /** Milliseconds those answers asked to wait, in all. */
+  readonly rateLimitedMs: number;
 }
 
 /** One HTTP exchange that is not an LLM call. */

@@ -18,6 +18,7 @@ import { concurrencyOf } from "./concurrency.js";
 import { costText, formatUsd, turnsCost } from "../trace/cost.js";
 import { progressLine } from "./trials-progress.js";
 import { type ModelMatrixReport, type ModelTrial, modelMatrix } from "./model-matrix.js";
+import { providerWaitText, turnsProviderWaits } from "../trace/provider-waits.js";
 
 /** Options of {@link trials}. */
 export interface TrialsOptions {
@@ -255,10 +256,15 @@ function summarize(report: TrialsReport): string {
   );
 }
 
-/** What the trials cost, and the budget that stopped them: "budget $0.50 reached after 7 of 20 trials". */
+/**
+ * What the trials cost, what they waited on the provider, and the budget that stopped them: "budget $0.50 reached
+ * after 7 of 20 trials".
+ */
 function costLine(report: TrialsReport): string[] {
   const spent = costText(report);
   const lines = spent === "" ? [] : [`  cost ${spent}`];
+  const waits = turnsProviderWaits(report.runs.flatMap((run) => run.turns));
+  if (waits !== undefined) lines.push(`  ${providerWaitText(waits)}`);
   if (report.stoppedByBudget === true && report.budgetUsd !== undefined)
     lines.push(`  budget ${formatUsd(report.budgetUsd)} reached after ${report.ran} of ${report.count} trials: the rest did not run`);
   return lines;

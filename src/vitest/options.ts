@@ -3,6 +3,7 @@ import type { HttpMock } from "../http-mocks/types.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 import type { Prices } from "../trace/cost.js";
 import type { YamlEvalsOptions } from "../evals/yaml-module.js";
+import type { ProviderLimits } from "../base/provider-limits.js";
 
 /** The run's wire mock (see {@link TooltracePluginOptions.llm}). */
 export interface PluginLlmOptions {
@@ -85,4 +86,13 @@ export interface TooltracePluginOptions {
    * real model answered get their `costUsd` from it; a model with no price has no cost (never 0).
    */
   readonly prices?: Prices;
+  /**
+   * Limits on the real model (a session's `upstream`) for the whole run, by provider (`openai`, `anthropic`,
+   * `google`: the API a request speaks) or by one model (`"openai/gpt-4o-mini"`, which wins for that model):
+   * at most `maxInFlight` requests in flight per model across every test and worker (the plugin's process
+   * hosts the limiter on loopback); a 429 or 529 with `Retry-After` (or `retry-after-ms`) is waited out and
+   * sent again, up to `retries` times (default 5), each wait at most `maxWaitMs` (default 60,000). Default: no
+   * limit, rate limits waited out. What the calls waited is in the trace (`providerWait`) and the summary.
+   */
+  readonly providers?: ProviderLimits;
 }

@@ -10,6 +10,8 @@ export interface WorkerOptions extends TooltracePluginOptions {
   readonly concurrent?: boolean;
   /** A verbose reporter runs. */
   readonly verbose?: boolean;
+  /** `127.0.0.1:port` of the run's limiter, which the plugin's process hosts when `providers` sets a `maxInFlight`. */
+  readonly limiter?: string;
 }
 
 /** The plugin's options, as Vitest hands them to the worker (`{}` outside the plugin). */

@@ -17,6 +17,9 @@ import { cjsBridges } from "./cjs-bridges.js";
 import { inlineLibrary } from "./inline-libraries.js";
 import { checkConcurrency } from "../variants/concurrency.js";
 import { checkPrices } from "../trace/cost.js";
+import { hasInFlightLimits, setProviderLimits } from "../base/provider-limits.js";
+import { startRunLimiter } from "../base/provider-gate.js";
+import { limitsReporter } from "../report/limits-reporter.js";
 
 /** The part of a Vite plugin that `tooltrace()` fills in (kept structural so Vite's types are not a dependency). */
 export interface TooltraceVitePlugin {
@@ -55,7 +58,7 @@ export interface TooltraceVitePlugin {
         readonly watch?: boolean;
       };
     };
-  }): void;
+  }): void | Promise<void>;
 }
 
 /** Eval files, found beside test files: `todo.eval.ts`. */
@@ -103,14 +106,20 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   let root = process.cwd();
   const watchTriggerPatterns = [cassetteWatchTrigger(() => vitest)];
   // What the workers get; the run's `sequence.concurrent` is added once Vitest has resolved its config.
-  const provided: Omit<TooltracePluginOptions, "meta"> & { concurrent?: boolean; verbose?: boolean; meta?: boolean } = { ...options };
+  const provided: Omit<TooltracePluginOptions, "meta"> & { concurrent?: boolean; verbose?: boolean; meta?: boolean; limiter?: string } = {
+    ...options,
+  };
+  const limited = hasInFlightLimits(options.providers);
   return {
     name: "tooltrace",
     enforce: "pre",
     resolveId: (id, importer) => (id.startsWith("tooltrace") ? bridges.get(id) : inlineLibrary(id, importer)),
     load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
-    configureVitest: (context) => {
+    configureVitest: async (context) => {
       vitest = context.vitest;
+      // One limit per provider for the whole run: this process hosts it, the workers ask it for their slots.
+      setProviderLimits(options.providers);
+      if (limited) provided.limiter ??= await startRunLimiter();
       if (context.vitest.config?.sequence?.concurrent === true) provided.concurrent = true;
       // A verbose reporter asks for what passed too (trials print their table).
       if ((context.vitest.config?.reporters ?? []).some((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter) === "verbose"))
@@ -121,6 +130,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
       context.vitest.config?.reporters?.push(lateCallReporter());
       // The run's claims on the cassettes it records (lock files in the temporary folder) end with it.
       context.vitest.config?.reporters?.push({ onTestRunEnd: () => releaseRunClaims() });
+      if (limited) context.vitest.config?.reporters?.push(limitsReporter());
       const reportOptions = options.report === true || !options.report ? {} : options.report;
       if (options.report || options.otel)
         context.vitest.config?.reporters?.push(

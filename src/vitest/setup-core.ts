@@ -5,6 +5,8 @@
 import { outText, outValue, printOut } from "../exits/out.js";
 import { endRealm } from "../base/realm-end.js";
 import { runFlags } from "../base/run-flags.js";
+import { setProviderLimits } from "../base/provider-limits.js";
+import { useLimiterHost } from "../base/provider-gate.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
 import { resetCassetteWriters } from "../cassettes/writers.js";
 import { answerProviderHosts } from "../catchers/provider-hosts.js";
@@ -39,6 +41,8 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   setPluginStrict(options.strict);
   setPluginAllowHosts(options.allowHosts);
   runFlags.trialsConcurrency = options.trials?.concurrency;
+  setProviderLimits(options.providers);
+  useLimiterHost(options.limiter);
   // The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
   const testFile = readTestPath(vitest);
   const fileScope = new TestScope(undefined, testFile, undefined, true);

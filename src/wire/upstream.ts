@@ -5,6 +5,8 @@ import type { ResolvedReply } from "../model/types.js";
 import { usageError } from "../exits/errors.js";
 import type { WireCodec } from "./codec.js";
 import type { WireRequest } from "./wire-http.js";
+import type { ProviderWait } from "../trace/types.js";
+import { sendToProvider } from "./provider-send.js";
 
 /**
  * Where a session's model calls go when no mock model answers them (`createSession({ upstream })`): `true`
@@ -97,11 +99,22 @@ export function upstreamUrl(upstream: true | string, codec: WireCodec, requestUr
 
 const HOP_BY_HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "accept-encoding"]);
 
+/** How {@link forwardToUpstream} sends: the model asked for, and who hears of the stream and the waits. */
+export interface ForwardOptions {
+  /** The model the request asks for: with the codec's provider, the key of the run's limit. */
+  readonly model: string;
+  readonly signal?: AbortSignal | undefined;
+  /** Hears a stream of events as it arrives (one branch of it), while the other is read whole into the reply. */
+  readonly onStream?: ((live: LiveStream) => void) | undefined;
+  /** Hears what the call waited on the provider's account (see `sendToProvider`). */
+  readonly onWait?: ((wait: ProviderWait) => void) | undefined;
+}
+
 /**
- * Sends a model request on to the real upstream, as the client sent it, and reads the whole answer (JSON or
- * server-sent events) into a reply. The request is marked for MSW to let through untouched, so the HTTP
- * catcher neither traces it a second time nor refuses it. With `onStream`, a stream of events is handed on
- * as it arrives (one branch of it), while the other branch is read whole into the reply.
+ * Sends a model request on to the real upstream, as the client sent it, under the run's limit for its
+ * provider and model (rate-limit answers waited out), and reads the whole answer (JSON or server-sent events)
+ * into a reply. The request is marked for MSW to let through untouched, so the HTTP catcher neither traces
+ * it a second time nor refuses it.
  */
 export async function forwardToUpstream(
   codec: WireCodec,
@@ -109,35 +122,38 @@ export async function forwardToUpstream(
   headers: WireRequest["headers"],
   body: string,
   streamed: boolean,
-  signal?: AbortSignal,
-  onStream?: (live: LiveStream) => void,
+  options: ForwardOptions,
 ): Promise<ResolvedReply> {
+  const { signal, onStream } = options;
   const sent = new Headers();
   headers.forEach((value, name) => {
     if (!HOP_BY_HOP.has(name)) sent.set(name, value);
   });
   // MSW's `bypass()` marker: its interceptors pass such a request through and strip the marker.
   sent.append("accept", "msw/passthrough");
-  let response: Response;
-  try {
-    response = await asOwnNetwork(() => fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) }));
-  } catch (cause) {
-    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    throw new TooltraceError(`the upstream ${messageUrl(url)} (createSession({ upstream })) could not be reached: ${reason}`);
-  }
-  const contentType = response.headers.get("content-type") ?? "";
-  const kept: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept[name] = value;
-  });
-  let text: string;
-  if (onStream !== undefined && response.ok && streamed && contentType.includes("text/event-stream") && response.body !== null) {
-    const [client, mine] = response.body.tee();
-    onStream({ status: response.status, headers: kept, body: client });
-    text = await new Response(mine).text();
-  } else {
-    text = await response.text();
-  }
+  const send = async (): Promise<Response> => {
+    try {
+      return await asOwnNetwork(() => fetch(url, { method: "POST", headers: sent, body, ...(signal ? { signal } : {}) }));
+    } catch (cause) {
+      const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+      throw new TooltraceError(`the upstream ${messageUrl(url)} (createSession({ upstream })) could not be reached: ${reason}`);
+    }
+  };
+  const read = async (response: Response) => {
+    const contentType = response.headers.get("content-type") ?? "";
+    const kept: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding") kept[name] = value;
+    });
+    if (onStream !== undefined && response.ok && streamed && contentType.includes("text/event-stream") && response.body !== null) {
+      const [client, mine] = response.body.tee();
+      onStream({ status: response.status, headers: kept, body: client });
+      return { response, contentType, kept, text: await new Response(mine).text() };
+    }
+    return { response, contentType, kept, text: await response.text() };
+  };
+  const provider = codec.api.slice(0, codec.api.indexOf("."));
+  const { response, contentType, kept, text } = await sendToProvider(provider, options.model, send, read, signal, options.onWait);
   if (!response.ok) throw new UpstreamError(response.status, text, contentType);
   let reply: ResolvedReply;
   const events = streamed && contentType.includes("text/event-stream");

@@ -45,7 +45,6 @@ test.skipIf(!projectInstalled)(
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
     delete env.CI;
     delete env.GITHUB_ACTIONS;
-    // The JSON file first: it is written by the time the page is.
     const reporters = ["--reporter=default", "--reporter=tooltrace/json-reporter", "--reporter=tooltrace/reporter"];
     const args = [packageFile("vitest", "vitest.mjs"), "--watch", ...reporters];
     const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -79,7 +78,10 @@ test.skipIf(!projectInstalled)(
       expect(second.history?.[0]).toMatchObject({ tests: 2, failed: 0 });
       expect(out).toContain("(2 tests, 1 failed)");
       // The JSON reporter's file holds the whole suite too (it held the rerun file alone).
-      const json = JSON.parse(readFileSync(join(project, "tooltrace-turns.json"), "utf8")) as ReportData;
+      const turnsFile = join(project, "tooltrace-turns.json");
+      const readTurns = () => JSON.parse(readFileSync(turnsFile, "utf8")) as ReportData;
+      await expect.poll(() => readTurns().tests.some((t) => t.state === "failed")).toBe(true);
+      const json = readTurns();
       expect(json.tests.map((t) => [t.file, t.state, t.fromRun])).toEqual(
         expect.arrayContaining([
           ["kept.eval.ts", "passed", firstAt],
