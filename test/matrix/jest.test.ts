@@ -35,6 +35,7 @@ for (const [jest, bin] of Object.entries(jests)) {
       const status = (title: string) => results.get(title)?.status;
       expect(status("stubs answer and the matchers are registered")).toBe("passed");
       expect(status("the tools are restored after the previous test")).toBe("passed");
+      expect(status("a session's llm answers the agent's request on the wire")).toBe("passed");
       const refused = results.get("a host beyond loopback is refused");
       expect(refused?.status).toBe("failed");
       expect(refused?.failureMessages.join("\n")).toContain('globals: { tooltrace: { allowHosts: ["api.example.test"] } }');

@@ -33,3 +33,18 @@ test("an unused rule fails the test after it ends", async () => {
   });
   await session.send("hi");
 });
+
+// The agent's own fetch to the provider, answered by the session's scripted model: no MSW, no flag.
+test("a session's llm answers the agent's request on the wire", async () => {
+  const agent = async (message) => {
+    const response = await fetch("https://api.openai.com/v1/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-test" },
+      body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: message }] }),
+    });
+    return (await response.json()).choices[0].message.content;
+  };
+  const turn = await createSession({ agent, llm: "Scripted hello" }).send("hi");
+  expect(turn.text).toBe("Scripted hello");
+  expect(turn.modelCalls).toHaveLength(1);
+});
