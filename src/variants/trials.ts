@@ -51,7 +51,7 @@ export interface TrialsOptions {
   readonly budgetUsd?: number;
   /**
    * The same eval over several models, side by side: `count` trials per model, each trial given its `model` to
-   * build the agent with; the result is a {@link ModelMatrixReport}. See {@link modelMatrix}.
+   * build the agent with; the result is a {@link ModelMatrixReport}, one row per model.
    */
   readonly models?: readonly string[];
 }

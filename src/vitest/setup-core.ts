@@ -3,7 +3,6 @@
  * process loads in a third of the time an ES module graph takes (see `setup.ts`).
  */
 import { outText, outValue, printOut } from "../exits/out.js";
-import { endRealm } from "../base/realm-end.js";
 import { runFlags } from "../base/run-flags.js";
 import { setProviderLimits } from "../base/provider-limits.js";
 import { useLimiterHost } from "../base/provider-gate.js";
@@ -67,8 +66,6 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
     for (const warning of warnings) printOut("console", warning);
     const late = takeLateCallReports(testFile);
     if (testFile !== undefined) fileFinished(testFile);
-    // In Vitest's vm pools, as under Jest, what this file's realm patched in the shared one goes with it.
-    endRealm();
     // Late calls of files that already ended: the main process fails those files (never this one).
     const orphans = takeOrphanLateCalls();
     if (orphans.length > 0 && file !== undefined) (file.meta as Record<string, unknown>)[LATE_CALLS_META] = outValue("task meta", orphans);
