@@ -4,12 +4,19 @@
 // is the outer realm's: before, createSession refused `llm` ("can neither see `fetch`'s dispatcher"). One worker
 // runs both files of a mode, each asserting its own answers: one file's guard, mocks or node:http catcher left
 // behind would answer (or break) the next file's requests.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { addressBeyondLoopback, type CountingUpstream, startCountingUpstream } from "../fixtures/counting-process.js";
 import { runJest, runJestFiles } from "../fixtures/jest-run.js";
+import { packageFile } from "../fixtures/versions.js";
 
 const project = join(import.meta.dirname, "../fixtures/jest-wire-project");
+/** Whether the installed `ai` has no CommonJS build (ai 7, in the matrix's latest majors). */
+const aiIsEsmOnly = !Object.hasOwn(
+  (JSON.parse(readFileSync(packageFile("ai", "package.json"), "utf8")) as { exports: { ".": object } }).exports["."],
+  "require",
+);
 let local: CountingUpstream;
 let beyond: CountingUpstream;
 
@@ -39,7 +46,8 @@ describe.each([
       "passed",
     );
     const aiSdk = `${file}: the session's llm answers the AI SDK's OpenAI provider`;
-    expect(status(aiSdk), failure(aiSdk)).toBe("passed");
+    // ai 7 is ES modules only: in Jest's CommonJS mode it cannot be required, and the case is skipped.
+    expect(status(aiSdk), failure(aiSdk)).toBe(mode === "cjs" && aiIsEsmOnly ? "pending" : "passed");
   });
 
   test.each(files)("%s: HTTP mocks answer a plain fetch and node:http", (file) => {
