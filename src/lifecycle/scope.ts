@@ -3,6 +3,7 @@ import { globalSingleton } from "../base/global-state.js";
 import type { OfferedToolJson } from "../trace/request-json.js";
 import type { TurnJson } from "../trace/turn-json.js";
 import type { TrialsJson, UnusedRulesPolicy } from "./test-report.js";
+import type { CassetteOptions } from "../cassettes/types.js";
 
 /** Anything a test scope closes when its test ends. */
 export interface ScopedSession {
@@ -46,6 +47,8 @@ export class TestScope {
   private readonly visitors = new Set<ScopedSession>();
   /** The repeated trials this test ran, for `task.meta` (see `trials()`). */
   readonly trials: TrialsJson[] = [];
+  /** The cassette a session made in this scope has when it names none: a trial's cache (`trials({ cassette })`). */
+  sessionCassette: CassetteOptions | undefined;
   /** What the guards at the process's edges refused outside every turn while this test ran: each fails it. */
   private readonly refusals = new Set<string>();
 

@@ -27,7 +27,9 @@ export function createSession<TMessage = unknown>(options: SessionOptions<TMessa
   let session: SessionImpl<TMessage>;
   try {
     checkToolsGiven(options);
-    session = new SessionImpl(options, {
+    // In a trial that caches its exchanges, a session naming no cassette takes the trial's (keyed by its seed).
+    const cassette = options.cassette ?? scope?.sessionCassette;
+    session = new SessionImpl(cassette === undefined ? options : { ...options, cassette }, {
       testName: scope?.testName,
       testPath: scope?.testPath,
       indexInTest: scope?.sessionCount ?? 0,

@@ -5,7 +5,7 @@ import { message, usageError } from "../exits/errors.js";
 import { noWorkflowCommands } from "../exits/excerpt.js";
 import { runFlags } from "../base/run-flags.js";
 import { seededRandom } from "../base/seeded-random.js";
-import { currentScope, runInScope, type SessionReport, TestScope } from "../lifecycle/scope.js";
+import { currentScope, runInScope, type SessionReport, type TestScope } from "../lifecycle/scope.js";
 import type { TrialsJson } from "../lifecycle/test-report.js";
 import type { Turn } from "../trace/types.js";
 import { branchReport } from "./branch-report.js";
@@ -17,6 +17,8 @@ import { runPool } from "../base/pool.js";
 import { concurrencyOf } from "./concurrency.js";
 import { costText, formatUsd, turnsCost } from "../trace/cost.js";
 import { progressLine } from "./trials-progress.js";
+import { type TrialsCassette, trialCassette, trialScope } from "./trial-cache.js";
+import type { CassetteOptions } from "../cassettes/types.js";
 import { type ModelMatrixReport, type ModelTrial, modelMatrix } from "./model-matrix.js";
 import { providerWaitText, turnsProviderWaits } from "../trace/provider-waits.js";
 
@@ -54,6 +56,11 @@ export interface TrialsOptions {
    * build the agent with; the result is a {@link ModelMatrixReport}, one row per model.
    */
   readonly models?: readonly string[];
+  /**
+   * A cache for live trials: each trial's sessions record into a cassette of their own, keyed by the trial's seed
+   * (`auto`: replayed when recorded, recorded when new), so a rerun pays only for the trials it has not recorded.
+   */
+  readonly cassette?: TrialsCassette;
 }
 
 /** What a trial gets: its index, its seed (give it to `createSession({ seed })`) and a generator seeded by it. */
@@ -135,6 +142,7 @@ async function oneModel(count: number, options: TrialsOptions, run: (trial: Tria
     throw usageError(`trials(count, { minPassRate }): a share from 0 to 1, got ${String(minPassRate)}.`, "write 0.8 for 80%.");
   const ks = [...new Set(typeof options.k === "number" ? [options.k] : (options.k ?? [1, count]))].filter((k) => k >= 1 && k <= count);
   const concurrency = concurrencyOf("trials", options.concurrency);
+  const cassette = trialCassette(options.cassette);
   const { budgetUsd } = options;
   if (budgetUsd !== undefined && !(typeof budgetUsd === "number" && Number.isFinite(budgetUsd) && budgetUsd >= 0))
     throw usageError(
@@ -148,7 +156,7 @@ async function oneModel(count: number, options: TrialsOptions, run: (trial: Tria
   const ran = await runPool(
     count,
     concurrency,
-    (index) => runTrial(parent, index, first + index, run),
+    (index) => runTrial(parent, { index, seed: first + index, name: options.name }, run, cassette),
     (_index, [trial]) => {
       spent += trial.costUsd ?? 0;
       finished.push(trial);
@@ -198,13 +206,12 @@ async function oneModel(count: number, options: TrialsOptions, run: (trial: Tria
 /** One trial's run, and its sessions' reports for the test's own (what they found counts against the trial). */
 async function runTrial(
   parent: TestScope | undefined,
-  index: number,
-  seed: number,
+  at: { readonly index: number; readonly seed: number; readonly name: string | undefined },
   run: (trial: Trial) => unknown,
+  cassette: CassetteOptions | undefined,
 ): Promise<[TrialRun, SessionReport[]]> {
-  // Named by its position, not its seed, so a trial's default cassette stays the same when TOOLTRACE_SEED
-  // moves; in front, so a long test name cut short keeps it.
-  const scope = new TestScope(`trial ${index + 1} ${parent?.testName ?? "trials"}`, parent?.testPath, parent?.test);
+  const { index, seed } = at;
+  const scope = trialScope(parent, at, cassette);
   const started = performance.now();
   let failure: unknown;
   try {
