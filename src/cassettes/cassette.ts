@@ -27,7 +27,7 @@ export function defaultCassettePath(testPath: string, testName: string, sessionN
  * returned, redacted and written atomically when the session closes.
  */
 export class Cassette {
-  readonly replaying: boolean;
+  private replay: boolean;
   readonly redactor: Redactor;
   /** With `replay: { upTo }`: how many model exchanges replay before everything goes live. */
   readonly upTo: number | undefined;
@@ -42,20 +42,43 @@ export class Cassette {
   private readonly sources = new Map<string, string>();
   private forSources: Redactor | undefined;
   private readonly redactOptions: CassetteOptions["redact"];
+  private readonly refresh: boolean;
 
   private constructor(
     readonly path: string,
     mode: "record" | "replay",
     options: CassetteOptions,
-    writer: CassetteWriter,
+    private readonly writer: CassetteWriter,
   ) {
-    this.replaying = mode === "replay";
+    this.replay = mode === "replay";
+    this.refresh = options.refresh === true;
     this.stale = stalePolicy(options.stale);
     this.rerecord = rerecordCommand(writer, options.mode);
     this.redactor = new Redactor(options.redact);
     this.redactOptions = options.redact;
     this.upTo = options.replay?.upTo;
-    if (this.replaying) this.load();
+    if (this.replay) this.load();
+  }
+
+  /** Whether it answers from the file (else the real things run and it records them). */
+  get replaying(): boolean {
+    return this.replay;
+  }
+
+  /**
+   * With `refresh`, while nothing but the first model exchange has been replayed: forgets the recording and
+   * records from here (the cassette is a cache, and what it held was for another request). False otherwise.
+   */
+  recordAnew(): boolean {
+    if (!this.replay || !this.refresh || this.modelExchanges !== 1 || this.cursors.size > 0) return false;
+    claimWriter(resolve(this.path), this.writer);
+    this.replay = false;
+    this.modelExchanges = 0;
+    this.llm.length = 0;
+    this.tools.clear();
+    this.http.clear();
+    this.sources.clear();
+    return true;
   }
 
   /** The session's cassette, or `undefined` when the mode is `off`. Refuses a replay without a file. */
@@ -152,7 +175,7 @@ export class Cassette {
 
   /** Writes what was recorded: to a temporary file, then renamed over the cassette, so a crash never leaves half a file. */
   save(): void {
-    if (this.replaying) return;
+    if (this.replay) return;
     const llm = filled(this.llm);
     const file: CassetteFile = {
       version: VERSION,

@@ -44,6 +44,12 @@ export interface CassetteOptions {
    * test. Default: `TOOLTRACE_STALE_CASSETTES`, else `warn`.
    */
   readonly stale?: StalePolicy;
+  /**
+   * A cache rather than a fixture: replaying, when the first exchange with the model was recorded for another
+   * request than the code sends now (another user message, system prompt, tool or model), the whole cassette is
+   * recorded anew instead of refused or replayed stale. What `trials({ cassette })` gives each trial. Default false.
+   */
+  readonly refresh?: boolean;
 }
 
 /** One recorded tool call. */

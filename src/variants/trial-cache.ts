@@ -5,7 +5,10 @@ import { TestScope } from "../lifecycle/scope.js";
 /** `trials({ cassette })`: each trial's exchanges cached in a cassette of its own, keyed by its seed. */
 export type TrialsCassette = true | Omit<CassetteOptions, "path">;
 
-/** The cassette options a trial's sessions get, checked: `auto` unless the option or the environment says else. */
+/**
+ * The cassette options a trial's sessions get, checked: `auto` unless the option or the environment says else, and
+ * `refresh` (a recording made for another request is recorded anew).
+ */
 export function trialCassette(option: TrialsCassette | undefined): CassetteOptions | undefined {
   if (option === undefined) return undefined;
   if (option !== true && (typeof option !== "object" || option === null || "path" in option))
@@ -13,7 +16,7 @@ export function trialCassette(option: TrialsCassette | undefined): CassetteOptio
       "trials(count, { cassette }): true, or cassette options without `path` (each trial has a file of its own, by its seed).",
       'write cassette: true, or cassette: { mode: "auto" }.',
     );
-  return option === true ? { mode: "auto" } : { mode: "auto", ...option };
+  return option === true ? { mode: "auto", refresh: true } : { mode: "auto", refresh: true, ...option };
 }
 
 /**

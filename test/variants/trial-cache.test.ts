@@ -21,13 +21,13 @@ const agent = async (message: string) => {
 };
 
 /** `trials()` in a test whose file is in `folder`, each trial asking the real model once; what the provider answered. */
-async function run(folder: string, count: number, options: Parameters<typeof trials>[1]) {
+async function run(folder: string, count: number, options: Parameters<typeof trials>[1], ask = "refund") {
   await provider.reset();
   const scope = new TestScope("refunds", join(folder, "refunds.eval.ts"), undefined);
   const report = await runInScope(scope, () =>
     trials(count, { print: false, ...options }, async ({ seed }) => {
-      const turn = await createSession({ seed, agent, upstream: provider.url }).send(`refund, trial ${seed}`);
-      expect(turn.text).toBe(`answer to refund, trial ${seed}`);
+      const turn = await createSession({ seed, agent, upstream: provider.url }).send(`${ask}, trial ${seed}`);
+      expect(turn.text).toBe(`answer to ${ask}, trial ${seed}`);
     }),
   );
   return { passed: report.passed, answered: (await provider.stats()).answered };
@@ -45,6 +45,9 @@ test("trials with a cassette: recorded when new, replayed when recorded, by seed
   expect(await run(folder, 5, { seed: 1, cassette: true })).toEqual({ passed: 5, answered: 2 });
   // Other seeds are other trials: recorded anew.
   expect(await run(folder, 2, { seed: 10, cassette: true })).toEqual({ passed: 2, answered: 2 });
+  // The agent now asks something else: those trials are recorded anew (not refused, not replayed stale), once.
+  expect(await run(folder, 2, { seed: 1, cassette: true }, "cancel")).toEqual({ passed: 2, answered: 2 });
+  expect(await run(folder, 2, { seed: 1, cassette: true }, "cancel")).toEqual({ passed: 2, answered: 0 });
   // Without the option nothing is cached: every trial asks the provider.
   expect(await run(folder, 2, { seed: 1 })).toEqual({ passed: 2, answered: 2 });
   expect(existsSync(join(cassettes, "trial-1-refunds.session-1.json"))).toBe(false);

@@ -23,6 +23,12 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
   const source = { kind: "cassette", entry: index } as const;
   // The recording was redacted when it was written: the live message is compared as it would have been recorded.
   const live = asRecorded(cassette, request.lastUserMessage);
+  const current = modelFingerprint((ctx.record as ModelCall).model, request);
+  // A cache whose first exchange was for another request: recorded anew, from this exchange on.
+  const changed =
+    entry.lastUserMessage !== live ||
+    (entry.fingerprint !== undefined && fingerprintChanges(entry.fingerprint, current.fingerprint).length > 0);
+  if (changed && index === 0 && cassette.recordAnew()) return recordModel(cassette, ctx, next());
   if (entry.lastUserMessage !== live) {
     noteForCheck({
       cassette: cassette.path,
@@ -36,7 +42,6 @@ export function replayModel(cassette: Cassette, ctx: StepContext, next: () => un
     );
   }
   if (entry.fingerprint !== undefined) {
-    const current = modelFingerprint((ctx.record as ModelCall).model, request);
     const changes = fingerprintChanges(entry.fingerprint, current.fingerprint, {
       recorded: (digest) => cassette.source(digest),
       // Today's text as the cassette would have kept it: redacted by its rules.
