@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText } from "ai";
@@ -39,6 +40,12 @@ const viaAnthropic = async (message: string) => {
     messages: [{ role: "user", content: message }],
   });
   return reply.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+};
+
+const viaGemini = async (message: string) => {
+  const client = new GoogleGenAI({ apiKey: "AIza-test" });
+  const reply = await client.models.generateContent({ model: "gemini-2.5-flash", contents: message });
+  return reply.text ?? "";
 };
 
 /** Trials of a one-call agent against `provider`; each checks it got the real model's answer. */
@@ -94,6 +101,22 @@ describe("one limit per provider and model: requests wait for a slot instead of 
     const report = await run(15, 15, anthropic, viaAnthropic);
     expect(await anthropic.stats()).toMatchObject({ max: 5, answered: 15, rejected: 0 });
     expect(report.passed).toBe(15);
+  });
+
+  test("Google's SDK, limit 5, 15 trials at concurrency 15: never more than 5 at once, nothing refused", async () => {
+    useProviderLimits({ google: { maxInFlight: 5 } });
+    await openai.reset();
+    const report = await run(15, 15, openai, viaGemini);
+    expect(await openai.stats()).toMatchObject({ max: 5, answered: 15, rejected: 0 });
+    expect(report.passed).toBe(15);
+    // Without the limit its 429s are waited out, counted as the provider's.
+    useProviderLimits({});
+    await openai.reset();
+    const unlimited = await run(10, 10, openai, viaGemini);
+    const { rejected } = await openai.stats();
+    expect(rejected).toBeGreaterThan(0);
+    expect(unlimited.passed).toBe(10);
+    expect(callsOf(unlimited).reduce((sum, call) => sum + (call.providerWait?.rateLimited ?? 0), 0)).toBe(rejected);
   });
 
   test("AI SDK: a limit of 3 on OpenAI's chat holds 9 calls at once to 3; on Anthropic, its 529s are waited out", async () => {
