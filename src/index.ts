@@ -132,6 +132,7 @@ export { takeRefusals } from "./lifecycle/scope.js";
 export { variants, type Variant, type VariantRun, type VariantsOptions, type VariantsReport } from "./variants/variants.js";
 export { trials, type Trial, type TrialRun, type TrialsOptions, type TrialsReport } from "./variants/trials.js";
 export type { ModelMatrixReport, ModelRow, ModelTrial } from "./variants/model-matrix.js";
+export type { TrialsCassette } from "./variants/trial-cache.js";
 export { passHatK, passAtK } from "./variants/pass-rates.js";
 export {
   simulateUser,
