@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { median, quantile } from "./stats.js";
+import { projectWithBuiltPackage } from "./built-package.js";
 
 /**
  * What `tooltrace/jest` costs a test file under Jest: 20 files, run by Jest (one worker) in a project with the
@@ -46,14 +46,7 @@ const TIMED_SETUP = {
 };
 
 function project(): string {
-  const folder = mkdtempSync(join(tmpdir(), "tooltrace-bench-jest-"));
-  const modules = join(folder, "node_modules");
-  mkdirSync(join(modules, "tooltrace"), { recursive: true });
-  cpSync(join(root, "dist"), join(modules, "tooltrace", "dist"), { recursive: true });
-  cpSync(join(root, "package.json"), join(modules, "tooltrace", "package.json"));
-  for (const entry of readdirSync(join(root, "node_modules"))) {
-    if (entry !== "tooltrace" && !entry.startsWith(".")) symlinkSync(join(root, "node_modules", entry), join(modules, entry), "dir");
-  }
+  const folder = projectWithBuiltPackage("jest");
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "jest-per-file", private: true }));
   for (const [index, setting] of SETTINGS.entries()) {
     for (const mode of ["cjs", "esm"] as const) {

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { projectWithBuiltPackage } from "./built-package.js";
 import { formatMs, median, quantile } from "./stats.js";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -16,13 +16,7 @@ const CALLS = 10_000;
  * own that stamps the time Vitest reports each test.
  */
 function project(): string {
-  const folder = mkdtempSync(join(tmpdir(), "tooltrace-bench-live-"));
-  const modules = join(folder, "node_modules");
-  mkdirSync(join(modules, "tooltrace"), { recursive: true });
-  cpSync(join(root, "dist"), join(modules, "tooltrace", "dist"), { recursive: true });
-  cpSync(join(root, "package.json"), join(modules, "tooltrace", "package.json"));
-  for (const entry of readdirSync(join(root, "node_modules")))
-    if (entry !== "tooltrace" && !entry.startsWith(".")) symlinkSync(join(root, "node_modules", entry), join(modules, entry), "dir");
+  const folder = projectWithBuiltPackage("live");
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "live-bench", type: "module", private: true }));
   writeFileSync(
     join(folder, "vitest.config.ts"),

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { median, quantile } from "./stats.js";
+import { projectWithBuiltPackage } from "./built-package.js";
 
 /**
  * What the plugin costs a test file and a test that do not use tooltrace: 20 files of one trivial test, and
@@ -24,14 +24,7 @@ export const CONFIGS = {
 type Config = keyof typeof CONFIGS;
 
 function project(): string {
-  const folder = mkdtempSync(join(tmpdir(), "tooltrace-bench-per-file-"));
-  const modules = join(folder, "node_modules");
-  mkdirSync(join(modules, "tooltrace"), { recursive: true });
-  cpSync(join(root, "dist"), join(modules, "tooltrace", "dist"), { recursive: true });
-  cpSync(join(root, "package.json"), join(modules, "tooltrace", "package.json"));
-  for (const entry of readdirSync(join(root, "node_modules"))) {
-    if (entry !== "tooltrace" && !entry.startsWith(".")) symlinkSync(join(root, "node_modules", entry), join(modules, entry), "dir");
-  }
+  const folder = projectWithBuiltPackage("per-file");
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "per-file", type: "module", private: true }));
   mkdirSync(join(folder, "files"));
   for (let i = 0; i < FILES; i++)
@@ -46,7 +39,7 @@ function project(): string {
   );
   // A test file's `import "tooltrace"`, timed in the worker after the plugin's setup: through the plugin (the
   // CommonJS build the setup loaded) and the ES build imported by its path (what a test file loaded before).
-  const esm = join(modules, "tooltrace", "dist", "index.js");
+  const esm = join(folder, "node_modules", "tooltrace", "dist", "index.js");
   for (const [target, specifier] of [
     ["imports-bridged", "tooltrace"],
     ["imports-esm", esm],
