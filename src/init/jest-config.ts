@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeSource } from "../exits/out.js";
 import { codeOnly } from "./code-only.js";
 import { JEST_CONFIG } from "./templates/jest.js";
-import { type ConfigOutcome, closingBracket } from "./vitest-config.js";
+import { type ConfigOutcome, closingBracket, firstInObject } from "./vitest-config.js";
 
 const CODE_NAMES = ["js", "mjs", "cjs", "ts", "mts", "cts"].map((ext) => `jest.config.${ext}`);
 const NAMES = [...CODE_NAMES, "jest.config.json"];
@@ -69,13 +69,5 @@ function withSetupInCode(text: string): string | undefined {
   }
   // The config object: `export default {`, `module.exports = {`, or `const config: Config = {` exported below.
   const object = /(?:\bexport\s+default|\bmodule\.exports\s*=|\bconst\s+\w+\s*(?::\s*[\w.]+\s*)?=)\s*\{/.exec(code);
-  if (object === null) return undefined;
-  const at = object.index + object[0].length;
-  const next = code.slice(at).search(/\S/);
-  if (next === -1) return undefined;
-  const lead = text.slice(at, at + next);
-  if (code[at + next] === "}" && lead.trim() === "") return `${text.slice(0, at)} ${JEST_SETUP} ${text.slice(at + next)}`;
-  if (!lead.includes("\n")) return `${text.slice(0, at)} ${JEST_SETUP},${text.slice(at)}`;
-  const indent = /[ \t]*$/.exec(lead)?.[0] ?? "  ";
-  return `${text.slice(0, at)}\n${indent}${JEST_SETUP},${text.slice(at)}`;
+  return object === null ? undefined : firstInObject(text, code, object.index + object[0].length, JEST_SETUP);
 }

@@ -87,15 +87,22 @@ function firstInPlugins(text: string, code: string): string | undefined {
 /** `text` with a `plugins` entry first in `defineConfig({...})`, on a line of its own when the object has them. */
 function pluginsInDefineConfig(text: string, code: string): string | undefined {
   const match = /defineConfig\(\s*\{/.exec(code);
-  if (match === null) return undefined;
-  const at = match.index + match[0].length;
+  return match === null ? undefined : firstInObject(text, code, match.index + match[0].length, "plugins: [tooltrace()]");
+}
+
+/**
+ * `text` with `entry` first in the object literal whose `{` ends just before `at` (`code` is `text` with comments
+ * and strings blanked): `{ entry }` in an empty one, on the brace's line when the object is on one line, else on
+ * a line of its own indented as the next one. `undefined` when nothing follows the brace.
+ */
+export function firstInObject(text: string, code: string, at: number, entry: string): string | undefined {
   const next = code.slice(at).search(/\S/);
   if (next === -1) return undefined;
   const lead = text.slice(at, at + next);
-  if (code[at + next] === "}" && lead.trim() === "") return `${text.slice(0, at)} plugins: [tooltrace()] ${text.slice(at + next)}`;
-  if (!lead.includes("\n")) return `${text.slice(0, at)} plugins: [tooltrace()],${text.slice(at)}`;
+  if (code[at + next] === "}" && lead.trim() === "") return `${text.slice(0, at)} ${entry} ${text.slice(at + next)}`;
+  if (!lead.includes("\n")) return `${text.slice(0, at)} ${entry},${text.slice(at)}`;
   const indent = /[ \t]*$/.exec(lead)?.[0] ?? "";
-  return `${text.slice(0, at)}\n${indent}plugins: [tooltrace()],${text.slice(at)}`;
+  return `${text.slice(0, at)}\n${indent}${entry},${text.slice(at)}`;
 }
 
 /** Where the bracket opened just before `from` closes in `code` (comments and strings blanked), or `undefined`. */
