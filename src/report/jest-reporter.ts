@@ -1,6 +1,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { message } from "../exits/errors.js";
+import { printOut } from "../exits/out.js";
+import { watchedByJest } from "./jest-watched-file.js";
 import { JEST_RUN_FOLDER_ENV, takeHandoffs } from "./jest-handoff.js";
 import { type JestTest, type JestTestResult, jestModule } from "./jest-results.js";
 import { TooltraceJsonReporter } from "./json-reporter.js";
@@ -24,6 +27,12 @@ function fileOption(option: boolean | string | undefined, fallback: string): str
 }
 
 /**
+ * The reporters of each option set, across the runs of one process: in watch mode Jest makes its reporters
+ * anew for each run, and the report must still hold the files that did not rerun (as under Vitest).
+ */
+const kept = new Map<string, { readonly viewer: TooltraceReporter; json: TooltraceJsonReporter | undefined }>();
+
+/**
  * tooltrace's reports under Jest: `reporters: ["default", "tooltrace/jest-reporter"]` (options as
  * `["tooltrace/jest-reporter", { outputDir, json, junit, otel }]`) writes the trace viewer's page, the same one
  * the Vitest reporter writes (`npx tooltrace show`, `show --compare` and `readReport` read it); on GitHub Actions
@@ -33,18 +42,28 @@ function fileOption(option: boolean | string | undefined, fallback: string): str
 export class TooltraceJestReporter {
   private readonly run = join(tmpdir(), `tooltrace-jest-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   private readonly viewer: TooltraceReporter;
-  private readonly json: TooltraceJsonReporter | undefined;
+  private readonly reporters: { readonly viewer: TooltraceReporter; json: TooltraceJsonReporter | undefined };
+  private readonly jsonFile: string | undefined;
+  private readonly watching: boolean;
   private readonly junitFile: string | undefined;
   private modules: ReportedModule[] = [];
 
-  /** Jest's constructor: the run's global config (unused), then the options the config gives this reporter. */
-  constructor(_globalConfig?: unknown, options: TooltraceJestReporterOptions = {}) {
+  /** Jest's constructor: the run's global config (whether it watches), then the options the config gives this reporter. */
+  constructor(globalConfig?: { readonly watch?: boolean; readonly watchAll?: boolean }, options: TooltraceJestReporterOptions = {}) {
     const { json, junit, ...viewer } = options;
     // Refused when Jest reads its config, as the plugin's `otel` is: not after the run, when the spans are due.
     if (viewer.otel) checkOtelNode();
-    this.viewer = new TooltraceReporter(viewer);
     const jsonFile = fileOption(json, "tooltrace-turns.json");
-    this.json = jsonFile === undefined ? undefined : new TooltraceJsonReporter({ outputFile: jsonFile });
+    const key = JSON.stringify([resolve(viewer.outputDir ?? "tooltrace-report"), jsonFile, viewer.otel]);
+    const reporters = kept.get(key) ?? {
+      viewer: new TooltraceReporter(viewer),
+      json: jsonFile === undefined ? undefined : new TooltraceJsonReporter({ outputFile: jsonFile }),
+    };
+    kept.set(key, reporters);
+    this.reporters = reporters;
+    this.viewer = reporters.viewer;
+    this.jsonFile = jsonFile;
+    this.watching = globalConfig?.watch === true || globalConfig?.watchAll === true;
     this.junitFile = fileOption(junit, "tooltrace-junit.xml");
     // Before Jest starts its workers, which inherit it: where the Jest setup leaves each test's sessions.
     process.env[JEST_RUN_FOLDER_ENV] = this.run;
@@ -60,6 +79,30 @@ export class TooltraceJestReporter {
   /** Jest's hook: a test file ended; its tests' sessions are in the run folder. */
   onTestFileResult(test: JestTest, result: JestTestResult): void {
     this.modules.push(jestModule(test, result, takeHandoffs(this.run, result.testFilePath)));
+    const config = test.context?.config;
+    if (
+      this.watching &&
+      this.reporters.json !== undefined &&
+      this.jsonFile !== undefined &&
+      config &&
+      watchedByJest(this.jsonFile, config)
+    ) {
+      // Each write would start a rerun (under --watchAll, forever): the file is left out of this watch session.
+      this.reporters.json = undefined;
+      const pattern = JSON.stringify(
+        `<rootDir>/${relative(config.rootDir ?? process.cwd(), this.jsonFile)
+          .split(sep)
+          .join("/")}`,
+      );
+      printOut(
+        "console",
+        message(
+          `the JSON report ${relative(process.cwd(), this.jsonFile)} is not written in this watch session: Jest watches it, and each write would start a rerun`,
+          `add \`watchPathIgnorePatterns: [${pattern}]\` to the Jest config, or give the reporter's \`json\` a file outside the project's roots`,
+        ),
+        "stderr",
+      );
+    }
   }
 
   /** Jest's hook: writes the reports of the run. */
@@ -67,7 +110,7 @@ export class TooltraceJestReporter {
     const modules = this.modules;
     this.modules = [];
     rmSync(this.run, { recursive: true, force: true });
-    this.json?.onTestRunEnd(modules);
+    await this.reporters.json?.onTestRunEnd(modules);
     if (this.junitFile !== undefined) writeJunitFile(this.junitFile, reportTests(modules));
     await this.viewer.onTestRunEnd(modules);
   }

@@ -1,12 +1,13 @@
 import { relative, sep } from "node:path";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import type { JestHandoff } from "./jest-handoff.js";
+import type { JestWatchConfig } from "./jest-watched-file.js";
 import type { ReportedCase, ReportedModule } from "./report-data.js";
 
 /** The part of Jest's `Test` (a test file scheduled in a project) the reporter reads. */
 export interface JestTest {
   readonly path: string;
-  readonly context?: { readonly config?: { readonly rootDir?: string; readonly displayName?: { readonly name?: string } } };
+  readonly context?: { readonly config?: JestWatchConfig & { readonly displayName?: { readonly name?: string } } };
 }
 
 /** The part of Jest's `AssertionResult` (one test's result) the reporter reads. */

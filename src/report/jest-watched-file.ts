@@ -1,0 +1,22 @@
+import { extname, sep } from "node:path";
+
+/** The part of Jest's project config that says which files its watch mode follows. */
+export interface JestWatchConfig {
+  readonly rootDir?: string;
+  readonly roots?: readonly string[];
+  readonly moduleFileExtensions?: readonly string[];
+  readonly watchPathIgnorePatterns?: readonly string[];
+}
+
+const JEST_EXTENSIONS = ["js", "mjs", "cjs", "jsx", "ts", "tsx", "json", "node"];
+
+/**
+ * Whether Jest's watch mode reruns tests when `file` changes: a file of a module extension under one of the
+ * project's roots that no `watchPathIgnorePatterns` entry matches (`--watchAll` then reruns the whole suite).
+ */
+export function watchedByJest(file: string, config: JestWatchConfig): boolean {
+  if (!(config.moduleFileExtensions ?? JEST_EXTENSIONS).includes(extname(file).slice(1))) return false;
+  const roots = config.roots ?? [config.rootDir ?? process.cwd()];
+  if (!roots.some((root) => file.startsWith(root.endsWith(sep) ? root : root + sep))) return false;
+  return !(config.watchPathIgnorePatterns ?? []).some((pattern) => new RegExp(pattern).test(file));
+}
