@@ -39,6 +39,8 @@ export async function startLimiterHost(): Promise<LimiterHost> {
   const server = createServer((socket) => serve(socket));
   const serve = (socket: Socket) => {
     socket.setNoDelay(true);
+    // Nor does a worker's line: under Jest's --runInBand the worker is this process, and its line stays open.
+    socket.unref();
     const held = new Map<number, () => void>();
     let closed = false;
     let buffered = "";

@@ -4,6 +4,7 @@
  * `npx tooltrace show <report> [--no-open]`: prints the viewer page's path and opens it.
  * `npx tooltrace show --serve <report> [--no-open]`: serves it on 127.0.0.1 (updated when the report changes).
  * `npx tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]`: two runs compared.
+ * `npx tooltrace merge <report>... [--out=<folder>] [--json[=file]] [--junit[=file]]`: shards' reports as one.
  * `npx tooltrace cassettes check [vitest args]`: every cassette entry recorded for a request the code no longer sends.
  * `npx tooltrace mcp serve <file> [--http[=port]]`: a file's tools and stub rules as an MCP server.
  */
@@ -14,6 +15,7 @@ import { mcpServeCommand } from "../agents/mcp-serve-command.js";
 import { init } from "../init/init.js";
 import { cassettesCheck } from "../report/cassettes-check.js";
 import { compareCommand } from "../report/compare-command.js";
+import { mergeCommand } from "../report/merge-command.js";
 import { openPage, show } from "../report/show.js";
 import { suggestName } from "../stubs/suggest.js";
 
@@ -22,6 +24,7 @@ const USAGE = [
   "       tooltrace show <report folder | index.html | report JSON | turn JSON> [--no-open]",
   "       tooltrace show --serve <report folder | index.html | report JSON> [--no-open]",
   "       tooltrace show --compare <baseline> <current> [--markdown] [--fail-on-regression] [--no-open]",
+  "       tooltrace merge <report folder | index.html | report JSON>... [--out=<folder>] [--json[=file]] [--junit[=file]]",
   "       tooltrace cassettes check [vitest arguments]",
   "       tooltrace mcp serve <tools and stubs file> [--http[=port]]",
   "       tooltrace --help | --version",
@@ -46,6 +49,20 @@ try {
     printOut("command output", result.output, "stdout");
     if (!markdown && !flags.includes("--no-open")) openPage(result.output);
     if (result.regressed && flags.includes("--fail-on-regression")) process.exitCode = 1;
+  } else if (command === "merge" && flags.every((flag) => /^--(out=.+|json(=.+)?|junit(=.+)?)$/.test(flag))) {
+    const value = (name: string, fallback?: string) => {
+      const flag = flags.find((given) => given === `--${name}` || given.startsWith(`--${name}=`));
+      return flag === undefined ? undefined : flag.includes("=") ? flag.slice(name.length + 3) : fallback;
+    };
+    const out = value("out");
+    const json = value("json", "tooltrace-turns.json");
+    const junit = value("junit", "tooltrace-junit.xml");
+    const result = mergeCommand(targets, {
+      ...(out !== undefined ? { outputDir: out } : {}),
+      ...(json !== undefined ? { json } : {}),
+      ...(junit !== undefined ? { junit } : {}),
+    });
+    printOut("command output", result.line, "stdout");
   } else if (command === "cassettes" && rest[0] === "check") {
     const result = cassettesCheck(process.cwd(), rest.slice(1));
     printOut("command output", result.output, "stdout");
@@ -72,7 +89,7 @@ try {
 
 /** The line before the usage when the command is not one of tooltrace's (none when no command was given). */
 function unknownCommand(given: string | undefined): string {
-  const commands = ["init", "show", "cassettes", "mcp"];
+  const commands = ["init", "show", "merge", "cassettes", "mcp"];
   if (given === undefined || commands.includes(given)) return "";
   const near = suggestName(given, new Set(commands));
   return `${PREFIX} unknown command ${JSON.stringify(given)}${near === undefined ? "" : `; did you mean "${near}"?`}\n`;

@@ -30,8 +30,9 @@ export interface TooltraceJestOptions {
   readonly cassette?: CassetteMode;
   /**
    * Limits on the real model by provider or `provider/model` (`{ openai: { maxInFlight: 5 } }`), and how
-   * rate-limit answers are waited out. Under Jest the limit holds per worker: run with `--runInBand` (or
-   * divide the provider's limit by `maxWorkers`) for one limit across the run.
+   * rate-limit answers are waited out. With `tooltrace/jest-reporter` in `reporters` the limit holds across
+   * Jest's workers (the reporter's process hosts it); without it, per worker (run with `--runInBand`, or divide
+   * the provider's limit by `maxWorkers`).
    */
   readonly providers?: ProviderLimits;
 }

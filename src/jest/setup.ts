@@ -22,7 +22,9 @@ import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { handOffTest } from "../report/jest-handoff.js";
 import { readJestOptions } from "./options.js";
-import { setProviderLimits } from "../base/provider-limits.js";
+import { hasInFlightLimits, setProviderLimits } from "../base/provider-limits.js";
+import { useLimiterHost } from "../base/provider-gate.js";
+import { JEST_LIMITER_ENV } from "../report/jest-limiter.js";
 
 export type { TooltraceJestOptions } from "./options.js";
 
@@ -45,6 +47,8 @@ resetCassetteWriters();
 setPluginStrict(options.strict);
 setPluginAllowHosts(options.allowHosts);
 setProviderLimits(options.providers);
+// One limit across Jest's workers when tooltrace/jest-reporter hosts it; without the reporter, each worker's own.
+if (hasInFlightLimits(options.providers)) useLimiterHost(process.env[JEST_LIMITER_ENV]);
 const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;

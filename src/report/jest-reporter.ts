@@ -5,10 +5,12 @@ import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import { watchedByJest } from "./jest-watched-file.js";
 import { JEST_RUN_FOLDER_ENV, takeHandoffs } from "./jest-handoff.js";
+import { hostJestLimiter } from "./jest-limiter.js";
 import { type JestTest, type JestTestResult, jestModule } from "./jest-results.js";
 import { TooltraceJsonReporter } from "./json-reporter.js";
 import { checkOtelNode } from "./otel-export.js";
 import { writeJunitFile } from "./junit-file.js";
+import { limitsReporter } from "./limits-reporter.js";
 import { type ReportedModule, reportTests } from "./report-data.js";
 import { TooltraceReporter, type TooltraceReporterOptions } from "./report-reporter.js";
 
@@ -46,6 +48,7 @@ export class TooltraceJestReporter {
   private readonly jsonFile: string | undefined;
   private readonly watching: boolean;
   private readonly junitFile: string | undefined;
+  private readonly limits = limitsReporter();
   private modules: ReportedModule[] = [];
 
   /** Jest's constructor: the run's global config (whether it watches), then the options the config gives this reporter. */
@@ -69,11 +72,14 @@ export class TooltraceJestReporter {
     process.env[JEST_RUN_FOLDER_ENV] = this.run;
   }
 
-  /** Jest's hook: a run (the first, or a watch-mode rerun) starts. */
-  onRunStart(): void {
+  /** Jest's hook: a run (the first, or a watch-mode rerun) starts; Jest awaits it before it forks its workers. */
+  async onRunStart(): Promise<void> {
     this.modules = [];
     mkdirSync(this.run, { recursive: true });
-    this.viewer.onTestRunStart();
+    // One `maxInFlight` per provider for every worker of the run: this process hosts the limiter.
+    await hostJestLimiter();
+    await this.limits.onTestRunStart();
+    await this.viewer.onTestRunStart();
   }
 
   /** Jest's hook: a test file ended; its tests' sessions are in the run folder. */
@@ -112,6 +118,8 @@ export class TooltraceJestReporter {
     rmSync(this.run, { recursive: true, force: true });
     await this.reporters.json?.onTestRunEnd(modules);
     if (this.junitFile !== undefined) writeJunitFile(this.junitFile, reportTests(modules));
+    // What the run's limits held, when a worker asked the limiter for a slot (as under Vitest, before the report).
+    await this.limits.onTestRunEnd();
     await this.viewer.onTestRunEnd(modules);
   }
 }

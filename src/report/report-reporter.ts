@@ -1,18 +1,16 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { plural } from "../exits/excerpt.js";
 import { message } from "../exits/errors.js";
 import { printOut, writeOut } from "../exits/out.js";
-import { type ReportData, type ReportedModule, reportCounts, reportData, reportTests } from "./report-data.js";
+import { type ReportData, type ReportedModule, reportData, reportTests } from "./report-data.js";
 import { ReportRuns } from "./report-runs.js";
 import { readReport } from "./read-report.js";
 import { withSinceLast } from "./since-last.js";
 import { writeGithubSummary } from "./github-summary.js";
 import { exportToOtlp, type OtelOptions } from "./otel-export.js";
 import { viewerHtml } from "./viewer-html.js";
-import { costText } from "../trace/cost.js";
+import { reportLine } from "./report-line.js";
 import type { LiveCase, LiveViewer, LiveVitest } from "./live-viewer.js";
-import { providerWaitText } from "../trace/provider-waits.js";
 import { runLimiterStats } from "../base/provider-gate.js";
 
 /** Options of {@link TooltraceReporter}. */
@@ -98,19 +96,12 @@ export class TooltraceReporter {
     this.previous = data;
     writeOut("viewer page", join(this.outputDir, "index.html"), viewerHtml(data));
     live?.runEnded(data);
-    const counts = reportCounts(tests);
-    const files = counts.fileErrors === 0 ? "" : `, ${plural(counts.fileErrors, "file")} with errors outside their tests`;
-    const spent = `${data.cost === undefined ? "" : `, cost ${costText(data.cost)}`}${data.providerWaits === undefined ? "" : `; ${providerWaitText(data.providerWaits)}`}`;
-    const where = relative(process.cwd(), join(this.outputDir, "index.html")) || join(this.outputDir, "index.html");
     // On GitHub Actions, the run's totals as the job's summary too.
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (process.env.GITHUB_ACTIONS === "true" && summary) writeGithubSummary(summary, reportTests(testModules), testModules);
     const folder = relative(process.cwd(), this.outputDir) || ".";
-    printOut(
-      "console",
-      `\n${message(`report: ${where} (${plural(counts.tests, "test")}, ${counts.failed} failed${files}${spent}); ${live ? `live at ${live.url}` : `open it with: npx tooltrace show ${folder}`}`)}`,
-      "stdout",
-    );
+    const tail = live ? `live at ${live.url}` : `open it with: npx tooltrace show ${folder}`;
+    printOut("console", `\n${reportLine(data, join(this.outputDir, "index.html"), tail)}`, "stdout");
     if (this.otel !== undefined) await exportToOtlp(reportTests(testModules), this.otel);
   }
 }

@@ -34,7 +34,7 @@ const FOUND_IN: Record<ExitName, string> = {
   "command output": "each command's log",
   cassette: "cassette.json, llm.json",
   "stale report": "the report cassettes check reads, and its log",
-  "viewer page": "report/index.html, show's page",
+  "viewer page": "report/index.html, show's page, merged/index.html",
   "comparison page": "compare/index.html",
   "comparison markdown": "show --compare --markdown's log",
   "job summary": "summary.md",
@@ -131,6 +131,9 @@ test("every exit is reached by one run with planted secrets in every form, and n
   await run("show --compare", [bin, "show", "--compare", firstReport, join(out, "report"), "--no-open"], { CI: "1" });
   await run("show --compare --markdown", [bin, "show", "--compare", firstReport, join(out, "report"), "--markdown"]);
   await run("show", [bin, "show", join(out, "turns.json"), "--no-open"], { CI: "1" });
+  // The Vitest run's report and the Jest run's as one (as shards' are), with its JSON and JUnit files.
+  const merged = [`--out=${join(out, "merged")}`, `--json=${join(out, "merged.json")}`, `--junit=${join(out, "merged-junit.xml")}`];
+  expect((await run("merge", [bin, "merge", join(out, "report"), join(out, "jest-report"), ...merged])).code, logs.get("merge")).toBe(0);
   const initProject = mkdtempSync(join(tmpdir(), "tooltrace-every-exit-init-"));
   writeFileSync(join(initProject, "package.json"), JSON.stringify({ name: "app", type: "module", private: true }));
   await run("init", [bin, "init"], {}, initProject);
@@ -155,6 +158,7 @@ test("every exit is reached by one run with planted secrets in every form, and n
   for (const name of ["cassette.json", "llm.json", "junit.xml", "report/index.html", "turns.json", "summary.md", "exits.eval.ts.snap"])
     expect(outputs.get(name), name).toBeDefined();
   const jestOutputs = ["jest-report/index.html", "jest-turns.json", "jest-junit.xml", "(jest run)", ...handoffs];
+  for (const name of ["merged/index.html", "merged.json", "merged-junit.xml"]) expect(outputs.get(name), name).toContain("[redacted]");
   for (const name of ["junit.xml", "report/index.html", "turns.json", "(vitest run)", "exits.eval.ts.snap", ...jestOutputs])
     expect(outputs.get(name), name).toContain("[redacted]");
   expect(outputs.get("(vitest run)")).toContain("toHaveCalledTool");
