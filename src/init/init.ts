@@ -4,7 +4,7 @@ import { PREFIX } from "../exits/errors.js";
 import { writeSource } from "../exits/out.js";
 import { type AgentLibrary, detectProject, type Project, type TestRunner } from "./detect.js";
 import { addJestSetup, JEST_SETUP } from "./jest-config.js";
-import { jestTransform } from "./jest-transform.js";
+import { type JestTransform, jestTransform } from "./jest-transform.js";
 import { weatherAgentFile } from "./templates/agents.js";
 import { JEST_CJS_RUN, JEST_RUN, jestEval, jestTsEval } from "./templates/jest.js";
 import { type InitFiles, type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "./templates/shared.js";
@@ -100,34 +100,12 @@ async function vitestSetup(folder: string, project: Project, route: ModelRoute):
 }
 
 /**
- * Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files; under ts-jest,
- * they are TypeScript, in the module system the project's ts-jest compiles to.
+ * Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files; under ts-jest or
+ * babel-jest with Babel's TypeScript preset, they are TypeScript, in the module system the project's Jest runs.
  */
 async function jestSetup(folder: string, project: Project, route: ModelRoute): Promise<RunnerSetup> {
   const transform = jestTransform(folder, project.jestKey, project.dependencies);
-  if (transform.kind === "ts-jest") {
-    const created = transform.config === "created";
-    const preset = created ? (transform.esm ? "ts-jest/presets/default-esm" : "ts-jest") : undefined;
-    const notes = [
-      `  the eval is TypeScript for ts-jest${transform.esm ? " in Jest's ESM mode" : ""}, typed by its \`import type {} from "tooltrace/jest"\``,
-    ];
-    if (transform.types !== undefined) notes.push(`  add "jest" to ${transform.types}: the eval's \`test\` and \`expect\` are typed by it`);
-    if (transform.mapper !== undefined && !created)
-      notes.push(`  add to your Jest config \`${transform.mapper}\`: Jest finds the eval's ./weather-agent.js (a .ts file) by it`);
-    return {
-      config: await checked(folder, addJestSetup(folder, project.jestKey, preset && { preset, mapper: transform.mapper }), "jest"),
-      files: {
-        "evals/weather-agent.ts": weatherAgentFile(project.library, "ts", project.langchainModel),
-        ...(route === "none" ? {} : { "evals/weather-model.ts": weatherModelFile("ts") }),
-        "evals/weather.test.ts": jestTsEval(route, transform.extension),
-      },
-      run: transform.esm ? JEST_RUN : JEST_CJS_RUN,
-      add: `\`${JEST_SETUP}\``,
-      // Jest's globals, typed.
-      needs: ["@types/jest"],
-      notes,
-    };
-  }
+  if (transform.kind !== "js") return typescriptJestSetup(folder, project, route, transform);
   return {
     config: await checked(folder, addJestSetup(folder, project.jestKey), "jest"),
     files: {
@@ -139,6 +117,36 @@ async function jestSetup(folder: string, project: Project, route: ModelRoute): P
     add: `\`${JEST_SETUP}\``,
     needs: [],
     notes: transform.why === undefined ? [] : [`  the eval is JavaScript: ${transform.why}`],
+  };
+}
+
+/** The eval in TypeScript, for the transform the project's Jest runs it with; a config init writes names ts-jest. */
+async function typescriptJestSetup(
+  folder: string,
+  project: Project,
+  route: ModelRoute,
+  transform: Exclude<JestTransform, { kind: "js" }>,
+): Promise<RunnerSetup> {
+  const created = transform.config === "created";
+  const preset = transform.kind === "ts-jest" ? (transform.esm ? "ts-jest/presets/default-esm" : "ts-jest") : undefined;
+  const mode = transform.esm ? " in Jest's ESM mode" : "";
+  const notes = [`  the eval is TypeScript for ${transform.kind}${mode}, typed by its \`import type {} from "tooltrace/jest"\``];
+  if (transform.types !== undefined) notes.push(`  add "jest" to ${transform.types}: the eval's \`test\` and \`expect\` are typed by it`);
+  if (transform.mapper !== undefined && !created)
+    notes.push(`  add to your Jest config \`${transform.mapper}\`: Jest finds the eval's ./weather-agent.js (a .ts file) by it`);
+  const written = created && preset !== undefined ? { preset, mapper: transform.mapper } : undefined;
+  return {
+    config: await checked(folder, addJestSetup(folder, project.jestKey, written), "jest"),
+    files: {
+      "evals/weather-agent.ts": weatherAgentFile(project.library, "ts", project.langchainModel),
+      ...(route === "none" ? {} : { "evals/weather-model.ts": weatherModelFile("ts") }),
+      "evals/weather.test.ts": jestTsEval(route, transform.extension),
+    },
+    run: transform.esm ? JEST_RUN : JEST_CJS_RUN,
+    add: `\`${JEST_SETUP}\``,
+    // Jest's globals, typed.
+    needs: ["@types/jest"],
+    notes,
   };
 }
 

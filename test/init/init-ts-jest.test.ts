@@ -19,15 +19,18 @@ interface Setup {
   readonly tsconfig: object;
   /** The project's jest.config.js, when it has one. */
   readonly config?: string;
+  /** Other files of the project, by name. */
+  readonly files?: Record<string, string>;
 }
 
 /** A project with Jest, ts-jest, TypeScript and `dependencies`, the built package installed, then `tooltrace init`. */
-async function initIn(name: string, { dependencies = {}, manifest = {}, tsconfig, config }: Setup) {
+async function initIn(name: string, { dependencies = {}, manifest = {}, tsconfig, config, files = {} }: Setup) {
   const project = projectWithPackage(`init-ts-jest-${name}`);
   const devDependencies = { ...TS_JEST, ...dependencies };
   writeFileSync(join(project, "package.json"), JSON.stringify({ name, version: "1.0.0", devDependencies, ...manifest }));
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: tsconfig }, null, 2));
   if (config !== undefined) writeFileSync(join(project, "jest.config.js"), config);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(project, file), text);
   const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
   return { project, said: init.stdout };
 }
@@ -133,5 +136,31 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     const { said } = await initIn("unused", { tsconfig: CJS_TSCONFIG, config });
     expect(said).toContain("wrote evals/weather.test.mjs");
     expect(said).toContain("the eval is JavaScript: ts-jest is installed but jest.config.js does not name it");
+  });
+
+  test("babel-jest with @babel/preset-typescript and preset-env: a TypeScript eval, green, and tsc", {
+    timeout: 120_000,
+  }, async () => {
+    const babel = { jest: "*", typescript: "*", "@types/jest": "*", "@babel/preset-env": "*", "@babel/preset-typescript": "*" };
+    const presets = '[["@babel/preset-env", { targets: { node: "current" } }], "@babel/preset-typescript"]';
+    const { project, said } = await initIn("babel", {
+      manifest: { devDependencies: { ...babel, ai: "*" } },
+      tsconfig: CJS_TSCONFIG,
+      files: { "babel.config.js": `module.exports = { presets: ${presets} };\n` },
+    });
+    expect(said).toContain("wrote jest.config.mjs with tooltrace's setup file");
+    expect(said).toContain("the eval is TypeScript for babel-jest, typed by its");
+    expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: npx jest evals");
+    expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).not.toContain("preset");
+    expect(await jestRun(project, false)).toEqual(GREEN);
+    expect(await tscSays(project)).toBe("");
+  });
+
+  test("babel-jest whose Babel config keeps `import`: a JavaScript eval, and why", { timeout: 60_000 }, async () => {
+    const manifest = { devDependencies: { jest: "*", typescript: "*", "@babel/preset-typescript": "*" } };
+    const files = { ".babelrc": '{ "presets": ["@babel/preset-typescript"] }\n' };
+    const { said } = await initIn("babel-esm", { manifest, tsconfig: CJS_TSCONFIG, files });
+    expect(said).toContain("wrote evals/weather.test.mjs");
+    expect(said).toContain("the eval is JavaScript: .babelrc does not turn `import` into `require` (@babel/preset-env)");
   });
 });
