@@ -35,19 +35,19 @@ export function jestTransform(folder: string, jestKey: boolean, dependencies: re
     return dependencies.includes("@babel/preset-typescript") ? babelJest(folder, file) : { kind: "js" };
   if (file === undefined) {
     if (!existsSync(join(folder, "tsconfig.json"))) return { kind: "js", why: "ts-jest is installed but there is no tsconfig.json" };
-    return tsJest(folder, packageField(folder, "type") === "module", "created", "");
+    return typescriptEval(folder, packageField(folder, "type") === "module", "created", "");
   }
   const config = configText(folder, file, "jest");
   if (!config.includes("ts-jest")) return { kind: "js", why: `ts-jest is installed but ${file} does not name it` };
-  return tsJest(folder, ESM.test(config), "project", config);
+  return typescriptEval(folder, ESM.test(config), "project", config);
 }
 
 /**
- * ts-jest's eval: in ES modules under Node's resolution (`module` or `moduleResolution` `node16`/`nodenext` in
+ * The TypeScript eval: in ES modules under Node's resolution (`module` or `moduleResolution` `node16`/`nodenext` in
  * tsconfig.json, not followed through `extends`), tsc wants `./weather-agent.js`, which Jest finds only through
  * ts-jest's `moduleNameMapper` for `.js`.
  */
-function tsJest(
+function typescriptEval(
   folder: string,
   esm: boolean,
   from: "project" | "created",
@@ -88,7 +88,7 @@ function babelJest(folder: string, jestFile: string | undefined): JestTransform 
     return { kind: "js", why: "@babel/preset-typescript is installed but no Babel config names it" };
   if (!/preset-env|@babel\/env\b|transform-modules-commonjs/.test(babel))
     return { kind: "js", why: `${babelFile} does not turn \`import\` into \`require\` (@babel/preset-env) for Jest's CommonJS` };
-  return tsJest(folder, false, jestFile === undefined ? "created" : "project", jest, "babel-jest");
+  return typescriptEval(folder, false, jestFile === undefined ? "created" : "project", jest, "babel-jest");
 }
 
 /** A config's text: the file, or its key in package.json as JSON. */
