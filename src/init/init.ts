@@ -8,7 +8,7 @@ import { type JestTransform, jestTransform } from "./jest-transform.js";
 import { weatherAgentFile } from "./templates/agents.js";
 import { JEST_CJS_RUN, JEST_RUN, jestEval, jestTsEval } from "./templates/jest.js";
 import { type InitFiles, type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "./templates/shared.js";
-import { checkConfig, checkJestConfig } from "./verify-config.js";
+import { checkConfig, checkJestConfig, jestRunsFile } from "./verify-config.js";
 import { addPlugin, type ConfigOutcome, PLUGIN_IMPORT, setsInclude } from "./vitest-config.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
@@ -67,6 +67,9 @@ export async function init(folder: string): Promise<InitReport> {
     lines.push(`  wrote ${path}`);
   }
   lines.push(...(setup.notes ?? []));
+  const jestEvalFile = Object.keys(setup.files).find((path) => /\.test\.m?[jt]s$/.test(path));
+  if (project.runner === "jest" && jestEvalFile !== undefined && jestRunsFile(folder, jestEvalFile) === false)
+    lines.push(`  your Jest config does not pick up ${jestEvalFile}: add evals/ to its roots or testMatch, or it is not run`);
   if (project.runner === "vitest" && setsInclude(folder))
     lines.push('  your config sets `include`: add "evals/**/*.eval.{ts,yaml}" to it, or the evals are not collected');
   if (project.others.length > 0)

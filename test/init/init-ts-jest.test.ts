@@ -163,4 +163,11 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     expect(said).toContain("wrote evals/weather.test.mjs");
     expect(said).toContain("the eval is JavaScript: .babelrc does not turn `import` into `require` (@babel/preset-env)");
   });
+
+  test("a Jest config whose testMatch leaves evals/ out: init says its eval is not picked up", { timeout: 60_000 }, async () => {
+    // Problem: init said "Run it" for an eval the project's Jest never collects (tests under src/ only).
+    const config = 'module.exports = { preset: "ts-jest", testMatch: ["**/src/**/*.test.ts"] };\n';
+    const { said } = await initIn("roots", { tsconfig: CJS_TSCONFIG, config });
+    expect(said).toContain("your Jest config does not pick up evals/weather.test.ts: add evals/ to its roots or testMatch");
+  });
 });
