@@ -4,10 +4,11 @@ import { PREFIX } from "../exits/errors.js";
 import { writeSource } from "../exits/out.js";
 import { type AgentLibrary, detectProject, type Project, type TestRunner } from "./detect.js";
 import { addJestSetup, JEST_SETUP } from "./jest-config.js";
+import { type JestTransform, jestTransform } from "./jest-transform.js";
 import { weatherAgentFile } from "./templates/agents.js";
-import { JEST_RUN, jestEval } from "./templates/jest.js";
+import { JEST_CJS_RUN, JEST_RUN, jestEval, jestTsEval } from "./templates/jest.js";
 import { type InitFiles, type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "./templates/shared.js";
-import { checkConfig, checkJestConfig } from "./verify-config.js";
+import { checkConfig, checkJestConfig, jestRunsFile } from "./verify-config.js";
 import { addPlugin, type ConfigOutcome, PLUGIN_IMPORT, setsInclude } from "./vitest-config.js";
 
 const NAMES: Readonly<Record<AgentLibrary, string>> = {
@@ -34,13 +35,15 @@ interface RunnerSetup {
   readonly add: string;
   /** Packages the eval imports beside the agent library's. */
   readonly needs: readonly string[];
+  /** Lines on how the eval was written, after the files. */
+  readonly notes?: readonly string[];
 }
 
 /**
  * `npx tooltrace init`: adds the plugin to the project's Vitest config (writing one if there is none, touching
  * nothing else) and writes a first eval for the agent library `package.json` names, with the same eval in YAML.
  * In a Jest project (`jest` and no `vitest`), gives Jest tooltrace's setup file and writes the eval as a Jest
- * test in JavaScript. A file that exists is never overwritten.
+ * test: in TypeScript under ts-jest, in JavaScript otherwise. A file that exists is never overwritten.
  */
 export async function init(folder: string): Promise<InitReport> {
   const project = detectProject(folder);
@@ -63,6 +66,10 @@ export async function init(folder: string): Promise<InitReport> {
     writeSource("init files", target, `${path.endsWith(".yaml") ? "#" : "//"} ${path}\n${text}`);
     lines.push(`  wrote ${path}`);
   }
+  lines.push(...(setup.notes ?? []));
+  const jestEvalFile = Object.keys(setup.files).find((path) => /\.test\.m?[jt]s$/.test(path));
+  if (project.runner === "jest" && jestEvalFile !== undefined && jestRunsFile(folder, jestEvalFile) === false)
+    lines.push(`  your Jest config does not pick up ${jestEvalFile}: add evals/ to its roots or testMatch, or it is not run`);
   if (project.runner === "vitest" && setsInclude(folder))
     lines.push('  your config sets `include`: add "evals/**/*.eval.{ts,yaml}" to it, or the evals are not collected');
   if (project.others.length > 0)
@@ -95,8 +102,13 @@ async function vitestSetup(folder: string, project: Project, route: ModelRoute):
   };
 }
 
-/** Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files. */
+/**
+ * Jest runs JavaScript modules without a transform, so the eval and its agent are `.mjs` files; under ts-jest or
+ * babel-jest with Babel's TypeScript preset, they are TypeScript, in the module system the project's Jest runs.
+ */
 async function jestSetup(folder: string, project: Project, route: ModelRoute): Promise<RunnerSetup> {
+  const transform = jestTransform(folder, project.jestKey, project.dependencies);
+  if (transform.kind !== "js") return typescriptJestSetup(folder, project, route, transform);
   return {
     config: await checked(folder, addJestSetup(folder, project.jestKey), "jest"),
     files: {
@@ -107,6 +119,37 @@ async function jestSetup(folder: string, project: Project, route: ModelRoute): P
     run: JEST_RUN,
     add: `\`${JEST_SETUP}\``,
     needs: [],
+    notes: transform.why === undefined ? [] : [`  the eval is JavaScript: ${transform.why}`],
+  };
+}
+
+/** The eval in TypeScript, for the transform the project's Jest runs it with; a config init writes names ts-jest. */
+async function typescriptJestSetup(
+  folder: string,
+  project: Project,
+  route: ModelRoute,
+  transform: Exclude<JestTransform, { kind: "js" }>,
+): Promise<RunnerSetup> {
+  const created = transform.config === "created";
+  const preset = transform.kind === "ts-jest" ? (transform.esm ? "ts-jest/presets/default-esm" : "ts-jest") : undefined;
+  const mode = transform.esm ? " in Jest's ESM mode" : "";
+  const notes = [`  the eval is TypeScript for ${transform.kind}${mode}, typed by its \`import type {} from "tooltrace/jest"\``];
+  if (transform.types !== undefined) notes.push(`  add "jest" to ${transform.types}: the eval's \`test\` and \`expect\` are typed by it`);
+  if (transform.mapper !== undefined && !created)
+    notes.push(`  add to your Jest config \`${transform.mapper}\`: Jest finds the eval's ./weather-agent.js (a .ts file) by it`);
+  const written = created && preset !== undefined ? { preset, mapper: transform.mapper } : undefined;
+  return {
+    config: await checked(folder, addJestSetup(folder, project.jestKey, written), "jest"),
+    files: {
+      "evals/weather-agent.ts": weatherAgentFile(project.library, "ts", project.langchainModel),
+      ...(route === "none" ? {} : { "evals/weather-model.ts": weatherModelFile("ts") }),
+      "evals/weather.test.ts": jestTsEval(route, transform.extension),
+    },
+    run: transform.esm ? JEST_RUN : JEST_CJS_RUN,
+    add: `\`${JEST_SETUP}\``,
+    // Jest's globals, typed.
+    needs: ["@types/jest"],
+    notes,
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeSource } from "../exits/out.js";
 import { codeOnly } from "./code-only.js";
-import { JEST_CONFIG } from "./templates/jest.js";
+import { type JestConfigTransform, jestConfig } from "./templates/jest.js";
 import { type ConfigOutcome, closingBracket, firstInObject } from "./vitest-config.js";
 
 const CODE_NAMES = ["js", "mjs", "cjs", "ts", "mts", "cts"].map((ext) => `jest.config.${ext}`);
@@ -11,16 +11,21 @@ const NAMES = [...CODE_NAMES, "jest.config.json"];
 export const JEST_SETUP = 'setupFilesAfterEnv: ["tooltrace/jest"]';
 const ENTRY = '"tooltrace/jest"';
 
+/** The project's Jest config, as Jest looks for it: a `jest.config.*` file, or package.json's `jest` key. */
+export function jestConfigFile(folder: string, jestKey: boolean): string | undefined {
+  return NAMES.find((name) => existsSync(join(folder, name))) ?? (jestKey ? "package.json" : undefined);
+}
+
 /**
  * Gives the project's Jest config tooltrace's setup file, touching nothing else: `"tooltrace/jest"` last in its
  * `setupFilesAfterEnv`, or that key first in the config's object (a `jest.config.*` file, or package.json's `jest`
- * key). With no config, writes `jest.config.mjs`. A config it cannot read that way is left as it is, and the
- * outcome says why.
+ * key). With no config, writes `jest.config.mjs` (with ts-jest's `preset`, when given). A config it cannot read
+ * that way is left as it is, and the outcome says why.
  */
-export function addJestSetup(folder: string, jestKey: boolean): ConfigOutcome {
-  const existing = NAMES.find((name) => existsSync(join(folder, name))) ?? (jestKey ? "package.json" : undefined);
+export function addJestSetup(folder: string, jestKey: boolean, transform?: JestConfigTransform): ConfigOutcome {
+  const existing = jestConfigFile(folder, jestKey);
   if (existing === undefined) {
-    writeSource("init files", join(folder, "jest.config.mjs"), `// jest.config.mjs\n${JEST_CONFIG}`);
+    writeSource("init files", join(folder, "jest.config.mjs"), `// jest.config.mjs\n${jestConfig(transform)}`);
     return { kind: "created", file: "jest.config.mjs" };
   }
   const path = join(folder, existing);

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,17 +37,51 @@ export async function checkConfig(folder: string, file: string): Promise<ConfigC
   }
 }
 
+/** The project's own `jest/bin/jest.js`, when Jest is installed there. */
+function jestBin(folder: string): string | undefined {
+  try {
+    return join(dirname(createRequire(join(folder, "package.json")).resolve("jest/package.json")), "bin", "jest.js");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the project's Jest runs `file` (a path under the project): its own `--listTests`, through its roots,
+ * `testMatch` or `testRegex`, and ignore patterns. `undefined` when Jest could not say.
+ */
+export function jestRunsFile(folder: string, file: string): boolean | undefined {
+  const jest = jestBin(folder);
+  if (jest === undefined) return undefined;
+  try {
+    const listed = execFileSync(process.execPath, [jest, "--listTests", file], {
+      cwd: folder,
+      encoding: "utf8",
+      stdio: "pipe",
+      timeout: 60_000,
+    });
+    const wanted = join(folder, file);
+    return listed.split("\n").some((line) => line.trim() !== "" && realOrSame(line.trim()) === realOrSame(wanted));
+  } catch {
+    return undefined;
+  }
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
  * Loads the project's Jest config the way Jest does (its own `jest --showConfig`, which also reads a TypeScript
  * config) and says whether tooltrace's setup file is in every project's `setupFilesAfterEnv`.
  */
 export function checkJestConfig(folder: string): ConfigCheck {
-  let jest: string;
-  try {
-    jest = join(dirname(createRequire(join(folder, "package.json")).resolve("jest/package.json")), "bin", "jest.js");
-  } catch {
-    return { unloaded: "jest is not installed here yet" };
-  }
+  const jest = jestBin(folder);
+  if (jest === undefined) return { unloaded: "jest is not installed here yet" };
   try {
     const shown = execFileSync(process.execPath, [jest, "--showConfig"], { cwd: folder, encoding: "utf8", stdio: "pipe", timeout: 60_000 });
     const { configs } = JSON.parse(shown) as { configs: { setupFilesAfterEnv?: string[] }[] };

@@ -8,8 +8,9 @@ import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import type { AgentLibrary, LangchainModel } from "../../src/init/detect.js";
 import { weatherAgentFile } from "../../src/init/templates/agents.js";
-import { JEST_CONFIG, jestEval } from "../../src/init/templates/jest.js";
+import { jestConfig, jestEval, jestTsEval } from "../../src/init/templates/jest.js";
 import { type ModelRoute, weatherEval, weatherModelFile, yamlEval } from "../../src/init/templates/shared.js";
+import { MAPPER } from "../../src/init/jest-transform.js";
 import { packageFile } from "../fixtures/versions.js";
 
 const LIBRARIES: readonly AgentLibrary[] = ["agents-sdk", "langchain", "ai-sdk", "openai", "anthropic", "plain"];
@@ -29,9 +30,13 @@ function everyTemplate(): Map<string, string> {
   for (const route of ROUTES) {
     files.set(`${route}.eval.ts`, weatherEval(route));
     files.set(`${route}.test.mjs`, jestEval(route));
+    files.set(`${route}.test.ts`, jestTsEval(route, ""));
+    files.set(`${route}-esm.test.ts`, jestTsEval(route, ".js"));
     for (const [path, text] of Object.entries(yamlEval(route))) files.set(`${route}-${path.split("/")[1]}`, text);
   }
-  files.set("jest.config.mjs", JEST_CONFIG);
+  files.set("jest.config.mjs", jestConfig());
+  files.set("ts-jest.config.mjs", jestConfig({ preset: "ts-jest" }));
+  files.set("ts-jest-esm.config.mjs", jestConfig({ preset: "ts-jest/presets/default-esm", mapper: MAPPER }));
   return files;
 }
 

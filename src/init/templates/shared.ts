@@ -4,7 +4,7 @@ export type InitFiles = Readonly<Record<string, string>>;
 /** How a library's eval hands the model to its agent: the wire (a session's `llm`), an AI SDK model object, or none. */
 export type ModelRoute = "wire" | "ai-sdk" | "none";
 
-/** The language of the files init writes: TypeScript for Vitest, JavaScript modules for Jest (no transform needed). */
+/** The language of the files init writes: TypeScript for Vitest and ts-jest, JavaScript modules for Jest otherwise. */
 export type SourceLanguage = "ts" | "js";
 
 /** Keeps a TypeScript-only fragment (a type annotation, `as const`) in TypeScript, and drops it in JavaScript. */
@@ -37,20 +37,35 @@ export function weatherModel({ newToolResults }${t(": MockModelRequest")})${t(":
 `;
 }
 
-/** The first eval: the agent asked for the weather, its tool stubbed, the calls and the answer checked. */
-export function weatherEval(route: ModelRoute): string {
+/** Where the eval's test functions come from, and how it names its agent's and model's modules. */
+export interface EvalHead {
+  /** The lines before tooltrace's import. */
+  readonly head: string;
+  /** The specifier of the module `name` beside the eval. */
+  readonly specifier: (name: string) => string;
+}
+
+const VITEST_HEAD: EvalHead = { head: 'import { expect, test } from "vitest";', specifier: (name) => `./${name}.js` };
+
+/**
+ * The first eval: the agent asked for the weather, its tool stubbed, the calls and the answer checked. In
+ * Vitest, or with another runner's `head` (ts-jest's).
+ */
+export function weatherEval(route: ModelRoute, { head, specifier }: EvalHead = VITEST_HEAD): string {
+  const agent = `import { tools, weatherAgent } from "${specifier("weather-agent")}";`;
   const imports =
     route === "ai-sdk"
-      ? `import { createSession, mockModel, type ToolStub } from "tooltrace";\nimport { tools, weatherAgent } from "./weather-agent.js";`
-      : `import { createSession, type ToolStub } from "tooltrace";\nimport { tools, weatherAgent } from "./weather-agent.js";`;
+      ? `import { createSession, mockModel, type ToolStub } from "tooltrace";\n${agent}`
+      : `import { createSession, type ToolStub } from "tooltrace";\n${agent}`;
   const session =
     route === "ai-sdk"
       ? "const agent = (message: string) => weatherAgent(mockModel(weatherModel), message);\n  const session = createSession({ agent, tools, stubs });"
       : route === "wire"
         ? "const session = createSession({ agent: weatherAgent, tools, stubs, llm: weatherModel });"
         : "const session = createSession({ agent: weatherAgent, tools, stubs });";
-  return `import { expect, test } from "vitest";
-${imports}${route === "none" ? "" : '\nimport { weatherModel } from "./weather-model.js";'}
+  const model = route === "none" ? "" : `\nimport { weatherModel } from "${specifier("weather-model")}";`;
+  return `${head}
+${imports}${model}
 
 // The tool's answer: a stub rule (JSON, first match wins). Nothing leaves the machine in a tooltrace run.
 const stubs = [
