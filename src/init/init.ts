@@ -169,9 +169,9 @@ async function checked(folder: string, outcome: ConfigOutcome, runner: TestRunne
 function configLine(outcome: ConfigOutcome): string {
   switch (outcome.kind) {
     case "created":
-      return `  wrote ${outcome.file} with ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"}`;
+      return `  wrote ${outcome.file} with ${isJestConfig(outcome.file) ? "tooltrace's setup file and reporter" : "the plugin"}`;
     case "added":
-      return `  added ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"} to ${outcome.file}`;
+      return `  added ${outcome.what ?? (isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin")} to ${outcome.file}`;
     case "present":
       return `  ${outcome.file} has ${isJestConfig(outcome.file) ? "tooltrace's setup file" : "the plugin"} already`;
     case "manual":

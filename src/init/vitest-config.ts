@@ -11,7 +11,7 @@ const IMPORT = PLUGIN_IMPORT;
 /** What `init` did to the Vitest config: wrote one, added the plugin, found it there, or could not edit it. */
 export type ConfigOutcome =
   | { readonly kind: "created" | "present"; readonly file: string }
-  | { readonly kind: "added"; readonly file: string; readonly original?: string }
+  | { readonly kind: "added"; readonly file: string; readonly original?: string; readonly what?: string }
   | { readonly kind: "manual"; readonly file: string; readonly why: string };
 
 /**

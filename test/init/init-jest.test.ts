@@ -77,13 +77,20 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
     const { project, said } = await initIn("jest-key", {}, { jest: { testEnvironment: "node", setupFilesAfterEnv: ["./setup.cjs"] } });
     writeFileSync(join(project, "setup.cjs"), "globalThis.userSetup = true;\n");
     expect(existsSync(join(project, "jest.config.mjs"))).toBe(false);
-    expect(said).toContain("added tooltrace's setup file to package.json");
+    expect(said).toContain("added tooltrace's setup file and reporter to package.json");
     expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals");
     const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
-    expect(manifest.jest).toEqual({ testEnvironment: "node", setupFilesAfterEnv: ["./setup.cjs", "tooltrace/jest"] });
+    expect(manifest.jest).toEqual({
+      testEnvironment: "node",
+      setupFilesAfterEnv: ["./setup.cjs", "tooltrace/jest"],
+      reporters: ["default", "tooltrace/jest-reporter"],
+    });
+    expect(existsSync(join(project, "tooltrace-report", "index.html"))).toBe(false);
     expect(await jestRun(project)).toEqual([
       { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
     ]);
+    // The reporter added beside Jest's own wrote the viewer's page.
+    expect(existsSync(join(project, "tooltrace-report", "index.html"))).toBe(true);
   });
 
   test("a jest.config.js of the user's: the setup file added to it, checked by Jest's own --showConfig, and green", {
@@ -94,9 +101,9 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
     const config = '// the user\'s own\nmodule.exports = {\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n';
     writeFileSync(join(project, "jest.config.js"), config);
     const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
-    expect(init.stdout).toContain("added tooltrace's setup file to jest.config.js");
+    expect(init.stdout).toContain("added tooltrace's setup file and reporter to jest.config.js");
     expect(readFileSync(join(project, "jest.config.js"), "utf8")).toBe(
-      '// the user\'s own\nmodule.exports = {\n  setupFilesAfterEnv: ["tooltrace/jest"],\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n',
+      '// the user\'s own\nmodule.exports = {\n  setupFilesAfterEnv: ["tooltrace/jest"],\n  reporters: ["default", "tooltrace/jest-reporter"],\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n',
     );
     expect(await jestRun(project)).toEqual([
       { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },

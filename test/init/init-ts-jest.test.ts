@@ -78,7 +78,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
       // Problem: init wrote evals/weather.test.mjs for Jest's ESM mode in a ts-jest project whose tests are .ts.
       const config = 'module.exports = {\n  preset: "ts-jest",\n  testEnvironment: "node",\n};\n';
       const { project, said } = await initIn(`cjs-${name.replace(/\W+/g, "-")}`, { dependencies, tsconfig: CJS_TSCONFIG, config });
-      expect(said).toContain("added tooltrace's setup file to jest.config.js");
+      expect(said).toContain("added tooltrace's setup file and reporter to jest.config.js");
       expect(said).toContain("wrote evals/weather.test.ts");
       expect(said).toContain('the eval is TypeScript for ts-jest, typed by its `import type {} from "tooltrace/jest"`');
       expect(said).not.toContain("add ");
