@@ -1,6 +1,8 @@
 import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
-import { type ReportData, type ReportedCase, type ReportTest, reportData, reportTest } from "./report-data.js";
+import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
+import { type ReportData, type ReportedCase, type ReportTest, reportData, reportTest, reportTestWith } from "./report-data.js";
+import { firstCalls, redactInSlices, traceCalls } from "./live-trace.js";
 import { type RerunAnswer, type RerunRequest, startViewerServer, type ViewerServer } from "./live-server.js";
 import { openPage } from "./show.js";
 import { withSinceLast } from "./since-last.js";
@@ -9,13 +11,13 @@ import { type RerunCase, type RerunPlan, type RerunVitest, rerunThroughVitest } 
 
 /** The most calls (the test's now and before) whose change since the last run a live result carries. */
 const LIVE_DIFF_CALLS = 2_000;
-
-function callCount(test: ReportTest | undefined): number {
-  let count = 0;
-  for (const session of test?.meta?.sessions ?? [])
-    for (const turn of session.turns) count += turn.toolCalls.length + turn.modelCalls.length + turn.httpCalls.length;
-  return count;
-}
+/**
+ * A test of more calls goes to the page in two steps: at once, its result with its first {@link LIVE_FIRST_CALLS}
+ * calls; then its whole trace, redacted {@link LIVE_SLICE_CALLS} calls per turn of the event loop.
+ */
+const LIVE_WHOLE_CALLS = 500;
+const LIVE_FIRST_CALLS = 100;
+const LIVE_SLICE_CALLS = 500;
 
 /** The Vitest instance as the live viewer reads it. */
 export interface LiveVitest extends RerunVitest {
@@ -25,8 +27,11 @@ export interface LiveVitest extends RerunVitest {
 /** A test case as the live viewer reads it: what the report keeps, and what a rerun needs. */
 export type LiveCase = ReportedCase & RerunCase;
 
-/** A test as the served page shows it: the report's, marked while Vitest runs it. */
-type LiveTest = ReportTest & { readonly running?: true };
+/**
+ * A test as the served page shows it: the report's, marked while Vitest runs it; `partial` while only its first
+ * calls are there (its whole trace follows as a `whole` event).
+ */
+type LiveTest = ReportTest & { readonly running?: true; readonly partial?: { readonly shown: number; readonly calls: number } };
 
 /**
  * The watch session's live viewer: the report served on 127.0.0.1 (see `startViewerServer`), each test
@@ -40,7 +45,11 @@ export class LiveViewer {
   private running = false;
   /** A rerun from the page is under way, until Vitest's call returns (after its run's end). */
   private rerunning = false;
-  private batch: LiveTest[] = [];
+  /** The tests changed since the last event, by id: whether the page needs the whole test, or only its running mark. */
+  private batch = new Map<string, boolean>();
+  private readonly byId = new Map<string, LiveTest>();
+  /** Large tests' traces being redacted, by test id: how to cancel each. */
+  private readonly traces = new Map<string, () => void>();
   /** The tests a rerun from the page asked for, until its run ends: Vitest reports the rest of their files as skipped. */
   focus: ReadonlySet<string> | undefined;
 
@@ -50,6 +59,7 @@ export class LiveViewer {
     private server?: ViewerServer,
   ) {
     this.tests = [...(initial?.tests ?? [])];
+    for (const test of this.tests) this.byId.set(test.id, test);
     this.history = initial?.history;
   }
 
@@ -80,51 +90,89 @@ export class LiveViewer {
   started(testCase: LiveCase): void {
     this.cases.set(testCase.id, testCase);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    const known = this.tests.find((test) => test.id === testCase.id);
-    this.upsert({ ...(known ?? reportTest(testCase)), running: true });
+    this.traces.get(testCase.id)?.();
+    const known = this.byId.get(testCase.id);
+    // The page has a test it knows already: it gets the mark alone, not the test's last trace again.
+    this.upsert({ ...(known ?? reportTest(testCase)), running: true }, known === undefined);
   }
 
   /**
    * Vitest reported `testCase`'s result: it replaces the row, with what changed since `previous` (for a test of
-   * more than {@link LIVE_DIFF_CALLS} calls, at the run's end: its trajectory's diff takes seconds).
+   * more than {@link LIVE_DIFF_CALLS} calls, at the run's end: its trajectory's diff takes seconds). A test of
+   * more than {@link LIVE_WHOLE_CALLS} calls is sent with its first calls, and whole when its trace is redacted.
    */
   finished(testCase: LiveCase, previous: ReportData | undefined): void {
     this.cases.set(testCase.id, testCase);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    const test = reportTest(testCase);
-    const before = previous?.tests.find((old) => old.file === test.file && old.fullName === test.fullName);
-    this.upsert(callCount(test) + callCount(before) > LIVE_DIFF_CALLS ? test : (withSinceLast([test], previous)[0] ?? test));
+    this.traces.get(testCase.id)?.();
+    const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
+    const calls = traceCalls(meta);
+    if (meta === undefined || calls <= LIVE_WHOLE_CALLS) {
+      this.upsert(withChange(reportTest(testCase), previous));
+      return;
+    }
+    const base = reportTestWith(testCase, undefined);
+    const first = firstCalls(meta, LIVE_FIRST_CALLS);
+    const partial: LiveTest = { ...base, meta: first, partial: { shown: traceCalls(first), calls } };
+    this.upsert(partial);
+    const cancel = redactInSlices(meta, LIVE_SLICE_CALLS, (redacted) => {
+      this.traces.delete(testCase.id);
+      const at = this.tests.indexOf(partial);
+      if (at < 0) return;
+      const whole = withChange({ ...base, meta: redacted }, previous);
+      this.tests[at] = whole;
+      this.byId.set(whole.id, whole);
+      // After the partial test, if it is still queued.
+      this.flush();
+      this.server?.push("whole", whole);
+    });
+    this.traces.set(testCase.id, cancel);
   }
 
   /** The run ended: the page gets the whole report. */
   runEnded(data: ReportData): void {
     this.running = false;
     this.focus = undefined;
-    // The whole report replaces what is queued.
-    this.batch = [];
+    // The whole report replaces what is queued, and the traces being redacted.
+    this.batch.clear();
+    for (const cancel of this.traces.values()) cancel();
+    this.traces.clear();
     this.tests = [...data.tests];
+    this.byId.clear();
+    for (const test of this.tests) this.byId.set(test.id, test);
     this.history = data.history;
     this.server?.push("report", data);
   }
 
   close(): Promise<void> {
+    for (const cancel of this.traces.values()) cancel();
+    this.traces.clear();
     const server = this.server;
     this.server = undefined;
     return server?.close() ?? Promise.resolve();
   }
 
-  private flush(): void {
-    const batch = this.batch;
-    this.batch = [];
-    if (batch.length > 0) this.server?.push("tests", batch);
+  /** Sends the page what changed since the last event: each test whole, or its running mark alone. */
+  flush(): void {
+    if (this.batch.size === 0) return;
+    const items = [...this.batch].flatMap(([id, whole]): (LiveTest | { readonly id: string; readonly mark: "running" })[] => {
+      const test = this.byId.get(id);
+      if (test === undefined) return [];
+      return whole ? [test] : [{ id, mark: "running" }];
+    });
+    this.batch.clear();
+    this.server?.push("tests", items);
   }
 
   private snapshot(): ReportData {
     return reportData(this.tests, this.history);
   }
 
-  private upsert(test: LiveTest): void {
-    const at = this.tests.findIndex((known) => known.id === test.id);
+  /** Puts `test` in the list, and queues it for the page (`whole`: the test, else its running mark alone). */
+  private upsert(test: LiveTest, whole = true): void {
+    const known = this.byId.get(test.id);
+    this.byId.set(test.id, test);
+    const at = known === undefined ? -1 : this.tests.indexOf(known);
     if (at >= 0) this.tests[at] = test;
     else {
       // After the last test of its file, or at the end.
@@ -133,8 +181,8 @@ export class LiveViewer {
       this.tests.splice(last, 0, test);
     }
     // The tests reported in one turn of the event loop go out as one event: one JSON for the page to read.
-    if (this.batch.length === 0) setImmediate(() => this.flush());
-    this.batch.push(test);
+    if (this.batch.size === 0) setImmediate(() => this.flush());
+    this.batch.set(test.id, whole || this.batch.get(test.id) === true);
   }
 
   private rerun(request: RerunRequest): RerunAnswer {
@@ -175,4 +223,11 @@ export class LiveViewer {
     // A file that failed outside its tests reruns whole, and so, with it, the other files asked.
     return { cases: [], files: ids.flatMap((id) => fileOf(id) ?? []) };
   }
+}
+
+/** `test` with what changed since `previous`, unless it or its previous run holds more than {@link LIVE_DIFF_CALLS} calls. */
+function withChange(test: ReportTest, previous: ReportData | undefined): ReportTest {
+  const before = previous?.tests.find((old) => old.file === test.file && old.fullName === test.fullName);
+  if (traceCalls(test.meta) + traceCalls(before?.meta) > LIVE_DIFF_CALLS) return test;
+  return withSinceLast([test], previous)[0] ?? test;
 }
