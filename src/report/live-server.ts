@@ -30,6 +30,8 @@ export interface ViewerServer {
   readonly url: string;
   /** Sends `payload` (JSON) as the event `name` to every open page. */
   push(name: string, payload: unknown): void;
+  /** Sends `json`, a value's JSON already, as the event `name` to every open page. */
+  pushJson(name: string, json: string): void;
   close(): Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       response.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
       clients.add(response);
       response.on("close", () => clients.delete(response));
-      return send(response, "report", options.snapshot());
+      return send(response, "report", JSON.stringify(options.snapshot()));
     }
     const html = outText("viewer page", options.page(token));
     response.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY" });
@@ -95,11 +97,16 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
   const ping = setInterval(() => {
     for (const client of clients) client.write(": ping\n\n");
   }, 15_000).unref();
+  const pushJson = (name: string, json: string) => {
+    for (const client of clients) send(client, name, json);
+  };
   return {
     url: `http://${host}/`,
-    push(name, payload) {
-      for (const client of clients) send(client, name, payload);
+    push: (name, payload) => {
+      // No page open: nothing to turn into JSON.
+      if (clients.size > 0) pushJson(name, JSON.stringify(payload));
     },
+    pushJson,
     close() {
       clearInterval(ping);
       for (const client of clients) client.end();
@@ -113,8 +120,8 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
 }
 
 /** One event: its JSON on one `data:` line (JSON holds no raw line breaks). */
-function send(response: ServerResponse, name: string, payload: unknown): void {
-  response.write(`event: ${name}\ndata: ${outText("viewer page", JSON.stringify(payload))}\n\n`);
+function send(response: ServerResponse, name: string, json: string): void {
+  response.write(`event: ${name}\ndata: ${outText("viewer page", json)}\n\n`);
 }
 
 function plain(response: ServerResponse, status: number, text: string): void {

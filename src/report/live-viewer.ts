@@ -2,7 +2,7 @@ import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { type ReportData, type ReportedCase, type ReportTest, reportData, reportTest, reportTestWith } from "./report-data.js";
-import { firstCalls, redactInSlices, traceCalls } from "./live-trace.js";
+import { firstCalls, jsonWithMeta, redactInSlices, traceCalls } from "./live-trace.js";
 import { type RerunAnswer, type RerunRequest, startViewerServer, type ViewerServer } from "./live-server.js";
 import { openPage } from "./show.js";
 import { withSinceLast } from "./since-last.js";
@@ -115,7 +115,7 @@ export class LiveViewer {
     const first = firstCalls(meta, LIVE_FIRST_CALLS);
     const partial: LiveTest = { ...base, meta: first, partial: { shown: traceCalls(first), calls } };
     this.upsert(partial);
-    const cancel = redactInSlices(meta, LIVE_SLICE_CALLS, (redacted) => {
+    const cancel = redactInSlices(meta, LIVE_SLICE_CALLS, (redacted, json) => {
       this.traces.delete(testCase.id);
       const at = this.tests.indexOf(partial);
       if (at < 0) return;
@@ -124,7 +124,7 @@ export class LiveViewer {
       this.byId.set(whole.id, whole);
       // After the partial test, if it is still queued.
       this.flush();
-      this.server?.push("whole", whole);
+      this.server?.pushJson("whole", jsonWithMeta(whole, json));
     });
     this.traces.set(testCase.id, cancel);
   }

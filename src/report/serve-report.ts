@@ -37,6 +37,7 @@ export async function serveReport(target: string, open = true): Promise<ViewerSe
   return {
     url: server.url,
     push: server.push,
+    pushJson: server.pushJson,
     close() {
       unwatchFile(file, reload);
       return server.close();

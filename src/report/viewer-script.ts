@@ -159,13 +159,20 @@ ${VIEWER_LIST}
 
   // After the next frame is on screen (a callback of requestAnimationFrame runs before its frame's paint).
   var afterPaint = function (fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); };
-  // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in.
+  // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in. Rows go in groups
+  // of 100, each drawn by the browser only near the screen: one group, not each row, for it to watch every frame.
   var pending = 0;
   function drawCalls(calls, turn, list) {
-    var at = 0;
+    var at = 0, group;
     var chunk = function (size) {
       var rows = document.createDocumentFragment();
-      for (var end = Math.min(at + size, calls.length); at < end; at++) drawCall(calls[at], turn, rows);
+      for (var end = Math.min(at + size, calls.length); at < end; at++) {
+        if (at % 100 === 0) {
+          group = rows.appendChild($("div", "call-group"));
+          group.style.containIntrinsicSize = "auto " + Math.min(100, calls.length - at) * 48 + "px";
+        }
+        drawCall(calls[at], turn, group);
+      }
       list.appendChild(rows);
       if (at < calls.length) afterPaint(function () { chunk(2000); });
       else if (--pending === 0) { performance.mark("tooltrace:complete"); document.body.setAttribute("data-complete", "true"); }
