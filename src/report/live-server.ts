@@ -32,6 +32,8 @@ export interface ViewerServer {
   push(name: string, payload: unknown): void;
   /** Sends `json`, a value's JSON already, as the event `name` to every open page. */
   pushJson(name: string, json: string): void;
+  /** Serves `options`' page, snapshot and reruns from now on: same URL, same token, the open pages kept. */
+  serve(options: Omit<ViewerServerOptions, "keepAlive">): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,8 @@ const SECURITY_HEADERS = {
  * own `127.0.0.1:port` is refused (DNS rebinding), and a rerun must come from the page itself: same origin,
  * with the random token the page holds.
  */
-export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
+export async function startViewerServer(first: ViewerServerOptions): Promise<ViewerServer> {
+  let options: Omit<ViewerServerOptions, "keepAlive"> = first;
   const token = randomBytes(24).toString("hex");
   const clients = new Set<ServerResponse>();
   let host = "";
@@ -92,7 +95,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     server.listen(0, "127.0.0.1", () => resolve());
   });
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if (options.keepAlive !== true) server.unref();
+  if (first.keepAlive !== true) server.unref();
   // A comment line now and then keeps an idle page's connection open through proxies and sleeping tabs.
   const ping = setInterval(() => {
     for (const client of clients) client.write(": ping\n\n");
@@ -107,6 +110,9 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       if (clients.size > 0) pushJson(name, JSON.stringify(payload));
     },
     pushJson,
+    serve(next) {
+      options = next;
+    },
     close() {
       clearInterval(ping);
       for (const client of clients) client.end();

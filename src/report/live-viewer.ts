@@ -1,3 +1,4 @@
+import { globalSingleton } from "../base/global-state.js";
 import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
@@ -22,7 +23,18 @@ const LIVE_SLICE_CALLS = 500;
 /** The Vitest instance as the live viewer reads it. */
 export interface LiveVitest extends RerunVitest {
   onClose?(fn: () => unknown): void;
+  /** Called before Vitest restarts (its config edited): it closes, and a new session starts in the same process. */
+  onServerRestart?(fn: () => unknown): void;
 }
+
+/**
+ * A watch session's server on its way to the session Vitest restarts into: its viewer takes it (the same URL, the
+ * open pages kept live); when none does within a minute (the new config serves no viewer), it closes.
+ */
+const handover = globalSingleton("liveViewerHandover", () => ({
+  server: undefined as ViewerServer | undefined,
+  timer: undefined as ReturnType<typeof setTimeout> | undefined,
+}));
 
 /** A test case as the live viewer reads it: what the report keeps, and what a rerun needs. */
 export type LiveCase = ReportedCase & RerunCase;
@@ -63,18 +75,44 @@ export class LiveViewer {
     this.history = initial?.history;
   }
 
-  /** Serves the viewer for `vitest`'s watch session, starting from the report the folder held; prints its URL once. */
+  /**
+   * Serves the viewer for `vitest`'s watch session, starting from the report the folder held, and prints its URL;
+   * after Vitest restarted, on the server of the session before (its open pages get this session's report).
+   */
   static async start(vitest: LiveVitest, initial: ReportData | undefined, open: boolean): Promise<LiveViewer> {
     const live = new LiveViewer(vitest, initial);
-    live.server = await startViewerServer({
-      page: (token) => viewerHtml(live.snapshot(), { token }),
+    const options = {
+      page: (token: string) => viewerHtml(live.snapshot(), { token }),
       snapshot: () => live.snapshot(),
-      rerun: (request) => live.rerun(request),
-    });
+      rerun: (request: RerunRequest) => live.rerun(request),
+    };
+    const kept = handover.server;
+    handover.server = undefined;
+    clearTimeout(handover.timer);
+    kept?.serve(options);
+    kept?.push("report", live.snapshot());
+    live.server = kept ?? (await startViewerServer(options));
     vitest.onClose?.(() => live.close());
+    vitest.onServerRestart?.(() => live.handOver());
     printOut("console", message(`live viewer: ${live.url} (updates as tests run; rerun a test from the page)`), "stdout");
-    if (open) openPage(live.url);
+    if (open && kept === undefined) openPage(live.url);
     return live;
+  }
+
+  /** Vitest restarts: the server waits for the next session's viewer, instead of closing with this one. */
+  private handOver(): void {
+    const server = this.server;
+    if (server === undefined) return;
+    this.stopTraces();
+    this.server = undefined;
+    void handover.server?.close();
+    handover.server = server;
+    clearTimeout(handover.timer);
+    handover.timer = setTimeout(() => {
+      if (handover.server !== server) return;
+      handover.server = undefined;
+      void server.close();
+    }, 60_000).unref();
   }
 
   get url(): string {
@@ -135,8 +173,7 @@ export class LiveViewer {
     this.focus = undefined;
     // The whole report replaces what is queued, and the traces being redacted.
     this.batch.clear();
-    for (const cancel of this.traces.values()) cancel();
-    this.traces.clear();
+    this.stopTraces();
     this.tests = [...data.tests];
     this.byId.clear();
     for (const test of this.tests) this.byId.set(test.id, test);
@@ -145,11 +182,15 @@ export class LiveViewer {
   }
 
   close(): Promise<void> {
-    for (const cancel of this.traces.values()) cancel();
-    this.traces.clear();
+    this.stopTraces();
     const server = this.server;
     this.server = undefined;
     return server?.close() ?? Promise.resolve();
+  }
+
+  private stopTraces(): void {
+    for (const cancel of this.traces.values()) cancel();
+    this.traces.clear();
   }
 
   /** Sends the page what changed since the last event: each test whole, or its running mark alone. */

@@ -38,6 +38,7 @@ export async function serveReport(target: string, open = true): Promise<ViewerSe
     url: server.url,
     push: server.push,
     pushJson: server.pushJson,
+    serve: server.serve,
     close() {
       unwatchFile(file, reload);
       return server.close();
