@@ -160,16 +160,16 @@ ${VIEWER_LIST}
   // After the next frame is on screen (a callback of requestAnimationFrame runs before its frame's paint).
   var afterPaint = function (fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); };
   // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in. Rows go in groups
-  // of 100, each drawn by the browser only near the screen: one group, not each row, for it to watch every frame.
+  // of 25, each drawn by the browser only near the screen: a group, not each row, for it to watch every frame.
   var pending = 0;
   function drawCalls(calls, turn, list) {
     var at = 0, group;
     var chunk = function (size) {
       var rows = document.createDocumentFragment();
       for (var end = Math.min(at + size, calls.length); at < end; at++) {
-        if (at % 100 === 0) {
+        if (at % 25 === 0) {
           group = rows.appendChild($("div", "call-group"));
-          group.style.containIntrinsicSize = "auto " + Math.min(100, calls.length - at) * 48 + "px";
+          group.style.containIntrinsicSize = "auto " + Math.min(25, calls.length - at) * 48 + "px";
         }
         drawCall(calls[at], turn, group);
       }
