@@ -127,6 +127,18 @@ test("a live update patches the list row by row: one row changes, the others sta
     await expect.poll(() => page.locator("main .header h1").textContent()).toBe("beta two");
     expect((await same()).selected).toBe("b2");
     expect(await page.locator("#tests li.selected").count()).toBe(1);
+
+    // A large test's result with its first calls: the open page says the rest are coming; the whole test replaces it.
+    const large = withCalls(row("b2", "b.eval.ts", "beta two", "failed"), 80);
+    const first = withCalls(row("b2", "b.eval.ts", "beta two", "failed"), 10);
+    server.push("tests", [{ ...first, partial: { shown: 10, calls: 80 } }]);
+    await expect
+      .poll(() => page.locator("main .header .partial").textContent())
+      .toBe("The first 10 of 80 calls: the rest are on their way\u2026");
+    expect(await page.locator("main .call").count()).toBe(10);
+    server.push("whole", large);
+    await expect.poll(() => page.locator("main .call").count()).toBe(80);
+    expect(await page.locator("main .header .partial").count()).toBe(0);
   } finally {
     await browser.close();
     await server.close();
