@@ -128,7 +128,7 @@ export class LiveViewer {
   started(testCase: LiveCase): void {
     this.cases.set(testCase.id, testCase);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    this.traces.get(testCase.id)?.();
+    this.stopTraces(testCase.id);
     const known = this.byId.get(testCase.id);
     // The page has a test it knows already: it gets the mark alone, not the test's last trace again.
     this.upsert({ ...(known ?? reportTest(testCase)), running: true }, known === undefined);
@@ -142,7 +142,7 @@ export class LiveViewer {
   finished(testCase: LiveCase, previous: ReportData | undefined): void {
     this.cases.set(testCase.id, testCase);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    this.traces.get(testCase.id)?.();
+    this.stopTraces(testCase.id);
     const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
     const calls = traceCalls(meta);
     if (meta === undefined || calls <= LIVE_WHOLE_CALLS) {
@@ -188,9 +188,11 @@ export class LiveViewer {
     return server?.close() ?? Promise.resolve();
   }
 
-  private stopTraces(): void {
-    for (const cancel of this.traces.values()) cancel();
-    this.traces.clear();
+  /** Cancels the redaction of `id`'s trace, or of every trace. */
+  private stopTraces(id?: string): void {
+    for (const [test, cancel] of this.traces) if (id === undefined || test === id) cancel();
+    if (id === undefined) this.traces.clear();
+    else this.traces.delete(id);
   }
 
   /** Sends the page what changed since the last event: each test whole, or its running mark alone. */
