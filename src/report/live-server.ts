@@ -30,6 +30,10 @@ export interface ViewerServer {
   readonly url: string;
   /** Sends `payload` (JSON) as the event `name` to every open page. */
   push(name: string, payload: unknown): void;
+  /** Sends `json`, a value's JSON already, as the event `name` to every open page. */
+  pushJson(name: string, json: string): void;
+  /** Serves `options`' page, snapshot and reruns from now on: same URL, same token, the open pages kept. */
+  serve(options: Omit<ViewerServerOptions, "keepAlive">): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,8 @@ const SECURITY_HEADERS = {
  * own `127.0.0.1:port` is refused (DNS rebinding), and a rerun must come from the page itself: same origin,
  * with the random token the page holds.
  */
-export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
+export async function startViewerServer(first: ViewerServerOptions): Promise<ViewerServer> {
+  let options: Omit<ViewerServerOptions, "keepAlive"> = first;
   const token = randomBytes(24).toString("hex");
   const clients = new Set<ServerResponse>();
   let host = "";
@@ -66,7 +71,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       response.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
       clients.add(response);
       response.on("close", () => clients.delete(response));
-      return send(response, "report", options.snapshot());
+      return send(response, "report", JSON.stringify(options.snapshot()));
     }
     const html = outText("viewer page", options.page(token));
     response.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "x-frame-options": "DENY" });
@@ -90,15 +95,23 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     server.listen(0, "127.0.0.1", () => resolve());
   });
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if (options.keepAlive !== true) server.unref();
+  if (first.keepAlive !== true) server.unref();
   // A comment line now and then keeps an idle page's connection open through proxies and sleeping tabs.
   const ping = setInterval(() => {
     for (const client of clients) client.write(": ping\n\n");
   }, 15_000).unref();
+  const pushJson = (name: string, json: string) => {
+    for (const client of clients) send(client, name, json);
+  };
   return {
     url: `http://${host}/`,
-    push(name, payload) {
-      for (const client of clients) send(client, name, payload);
+    push: (name, payload) => {
+      // No page open: nothing to turn into JSON.
+      if (clients.size > 0) pushJson(name, JSON.stringify(payload));
+    },
+    pushJson,
+    serve(next) {
+      options = next;
     },
     close() {
       clearInterval(ping);
@@ -113,8 +126,8 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
 }
 
 /** One event: its JSON on one `data:` line (JSON holds no raw line breaks). */
-function send(response: ServerResponse, name: string, payload: unknown): void {
-  response.write(`event: ${name}\ndata: ${outText("viewer page", JSON.stringify(payload))}\n\n`);
+function send(response: ServerResponse, name: string, json: string): void {
+  response.write(`event: ${name}\ndata: ${outText("viewer page", json)}\n\n`);
 }
 
 function plain(response: ServerResponse, status: number, text: string): void {

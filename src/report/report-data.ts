@@ -120,9 +120,14 @@ export function moduleTests(module: ReportedModule): ReportTest[] {
 
 /** A test case as the report keeps it. */
 export function reportTest(testCase: ReportedCase): ReportTest {
+  const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
+  return reportTestWith(testCase, meta === undefined ? undefined : redactForReport(meta));
+}
+
+/** A test case as the report keeps it, with its sessions as given: `meta` redacted already (see {@link reportTest}). */
+export function reportTestWith(testCase: ReportedCase, meta: TooltraceTaskMeta | undefined): ReportTest {
   const result = testCase.result();
   const state = result.state === "passed" || result.state === "failed" || result.state === "skipped" ? result.state : "pending";
-  const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
   const duration = testCase.diagnostic()?.duration;
   return {
     id: testCase.id,
@@ -131,7 +136,7 @@ export function reportTest(testCase: ReportedCase): ReportTest {
     state,
     ...(duration !== undefined ? { durationMs: duration } : {}),
     errors: (result.errors ?? []).map((error) => redactReportText(stripVTControlCharacters(error.message ?? error.stack ?? ""))),
-    ...(meta !== undefined ? { meta: redactForReport(meta) } : {}),
+    ...(meta !== undefined ? { meta } : {}),
   };
 }
 

@@ -85,6 +85,8 @@ export class TooltraceReporter {
     const started = this.startedAt ?? ended;
     this.startedAt = undefined;
     const live = await this.live;
+    // The run's last results reach the page now, not after the report of the whole suite is written.
+    live?.flush();
     if (this.runs === undefined) {
       this.previous ??= previousReport(this.outputDir);
       this.runs = new ReportRuns(this.previous?.history ?? []);

@@ -37,6 +37,8 @@ export async function serveReport(target: string, open = true): Promise<ViewerSe
   return {
     url: server.url,
     push: server.push,
+    pushJson: server.pushJson,
+    serve: server.serve,
     close() {
       unwatchFile(file, reload);
       return server.close();

@@ -37,7 +37,8 @@ pre.error { background: #ffebe9; border: 1px solid #ffcecb; padding: 10px; borde
 .turn { border-top: 1px solid var(--line); padding-top: 10px; margin-top: 10px; }
 .bubble { padding: 8px 12px; border-radius: 10px; margin: 6px 0; max-width: 80%; white-space: pre-wrap; }
 .bubble.user { background: #ddf4ff; margin-left: auto; } .bubble.agent { background: #f6f8fa; } .bubble.failed { background: #ffebe9; }
-.call { content-visibility: auto; contain-intrinsic-size: auto 48px; border: 1px solid var(--line); border-left-width: 4px; border-radius: 6px; margin: 4px 0 4px 16px; background: #fff; }
+.call-group { content-visibility: auto; }
+.call { border: 1px solid var(--line); border-left-width: 4px; border-radius: 6px; margin: 4px 0 4px 16px; background: #fff; }
 .call.tool { border-left-color: var(--tool); } .call.model { border-left-color: var(--model); } .call.http { border-left-color: var(--http); }
 .call.failed, .call.rejected { background: #fff8f8; }
 .call .head { display: flex; gap: 10px; padding: 4px 8px; cursor: pointer; align-items: baseline; }

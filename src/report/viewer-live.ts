@@ -1,9 +1,10 @@
 /**
  * The served viewer's live part (`viewerHtml` with a token): it follows its server's events (`/events`: the
- * whole report when it connects and at each run's end, each test as Vitest starts it and reports it, batched per turn of the server's event loop) and
- * hands the viewer each new state, at most once a frame; it adds the rerun buttons (a test, its file, every
- * failed test), which POST to `/rerun` with the page's token. Plain browser JavaScript kept as text; every
- * name and message from the run is set as text, never markup.
+ * whole report when it connects and at each run's end; `tests`, each test as Vitest starts it (a mark alone
+ * when the page has it) and reports it, batched per turn of the server's event loop; `whole`, a large test's
+ * whole trace after its first calls) and hands the viewer each new state, at most once a frame; it adds the
+ * rerun buttons (a test, its file, every failed test), which POST to `/rerun` with the page's token. Plain
+ * browser JavaScript kept as text; every name and message from the run is set as text, never markup.
  */
 export const LIVE_SCRIPT = String.raw`
 (function () {
@@ -15,7 +16,9 @@ export const LIVE_SCRIPT = String.raw`
   status.id = "live-status";
   header.appendChild(status);
   var say = function (text, bad) { status.textContent = text; status.className = bad ? "bad" : ""; };
+  // When each test's result, and each large test's whole trace, was on screen: what the live bench reads.
   window.tooltraceShownAt = {};
+  window.tooltraceWholeAt = {};
   var rerun = function (what, id) {
     say(what === "failed" ? "rerunning the failed tests\u2026" : "rerunning\u2026");
     fetch("/rerun", { method: "POST", headers: { "content-type": "application/json", "x-tooltrace-token": token }, body: JSON.stringify({ what: what, id: id }) })
@@ -33,11 +36,18 @@ export const LIVE_SCRIPT = String.raw`
   };
   if (live.rerun) document.querySelector("aside .filters").appendChild(button("Rerun failed", "failed", undefined, "Rerun every failed test"));
 
-  // After each draw of the viewer: the open test's buttons, and one per file in the list.
+  // After each draw of the viewer: the open test's note while its trace is partial, its buttons, and one per file in the list.
   window.tooltraceDrawn = function (testId) {
-    if (!live.rerun) return;
     var head = document.querySelector("main .header");
     var test = current.tests.find(function (t) { return t.id === testId; });
+    if (head && test && test.partial && !head.querySelector(".partial")) {
+      var n = function (count) { return count.toLocaleString("en-US"); };
+      var note = document.createElement("p");
+      note.className = "partial";
+      note.textContent = "The first " + n(test.partial.shown) + " of " + n(test.partial.calls) + " calls: the rest are on their way\u2026";
+      head.appendChild(note);
+    }
+    if (!live.rerun) return;
     if (head && test && !head.querySelector(".rerun")) {
       var box = document.createElement("div");
       box.className = "reruns";
@@ -47,7 +57,7 @@ export const LIVE_SCRIPT = String.raw`
     }
     Array.prototype.forEach.call(document.querySelectorAll("#tests li.file"), function (row) {
       var first = row.nextElementSibling;
-      if (first && first.getAttribute("data-test")) row.appendChild(button("\u21bb", "file", first.getAttribute("data-test"), "Rerun " + row.textContent));
+      if (first && first.getAttribute("data-test") && !row.querySelector(".rerun")) row.appendChild(button("\u21bb", "file", first.getAttribute("data-test"), "Rerun " + row.textContent));
     });
   };
 
@@ -61,6 +71,7 @@ export const LIVE_SCRIPT = String.raw`
     if (!status.classList.contains("bad") || running > 0) say(running > 0 ? "running " + running + (running === 1 ? " test\u2026" : " tests\u2026") : "live \u00b7 up to date");
   };
   var shown = [];
+  var whole = [];
   var scheduled = false;
   var render = function () {
     if (scheduled) return;
@@ -69,10 +80,15 @@ export const LIVE_SCRIPT = String.raw`
       scheduled = false;
       window.tooltraceUpdate(current);
       title();
-      var ids = shown;
+      var ids = shown, wholeIds = whole;
       shown = [];
+      whole = [];
       // When the frame is on screen: what the live bench reads.
-      setTimeout(function () { var now = Date.now(); ids.forEach(function (id) { window.tooltraceShownAt[id] = now; }); }, 0);
+      setTimeout(function () {
+        var now = Date.now();
+        ids.forEach(function (id) { window.tooltraceShownAt[id] = now; });
+        wholeIds.forEach(function (id) { window.tooltraceWholeAt[id] = now; });
+      }, 0);
     });
   };
   var events = new EventSource("/events?token=" + encodeURIComponent(token));
@@ -86,7 +102,10 @@ export const LIVE_SCRIPT = String.raw`
     var reindex = function () { index = {}; tests.forEach(function (t, i) { index[t.id] = i; }); };
     reindex();
     JSON.parse(event.data).forEach(function (test) {
-      if (Object.prototype.hasOwnProperty.call(index, test.id)) tests[index[test.id]] = test;
+      var known = Object.prototype.hasOwnProperty.call(index, test.id);
+      // A test the page has, marked running: its last trace stays.
+      if (test.mark === "running") { if (known) tests[index[test.id]] = Object.assign({}, tests[index[test.id]], { running: true }); }
+      else if (known) tests[index[test.id]] = test;
       else {
         // A new test: after the last of its file, or at the end.
         var last = tests.length;
@@ -97,6 +116,16 @@ export const LIVE_SCRIPT = String.raw`
       shown.push(test.id);
     });
     current = Object.assign({}, current, { tests: tests });
+    render();
+  });
+  events.addEventListener("whole", function (event) {
+    var test = JSON.parse(event.data);
+    var at = current.tests.findIndex(function (t) { return t.id === test.id; });
+    if (at < 0) return;
+    var tests = current.tests.slice();
+    tests[at] = test;
+    current = Object.assign({}, current, { tests: tests });
+    whole.push(test.id);
     render();
   });
   events.onopen = function () { say("live \u00b7 up to date"); };
@@ -113,6 +142,6 @@ export const LIVE_STYLE = `
 @keyframes tooltrace-pulse { 50% { opacity: 0.3; } }
 button.rerun { border: 1px solid var(--line); background: var(--panel); border-radius: 6px; padding: 1px 8px; cursor: pointer; font: inherit; }
 button.rerun:hover { background: #eef3fb; } .file button.rerun { float: right; padding: 0 6px; font-size: 11px; }
-.header .reruns { display: flex; gap: 6px; margin: -4px 0 12px; }
+.header .reruns { display: flex; gap: 6px; margin: -4px 0 12px; } .header .partial { color: var(--dim); margin: -4px 0 12px; }
 #live-status { margin-top: 6px; color: var(--dim); font-size: 12px; } #live-status.bad { color: var(--bad); }
 `;

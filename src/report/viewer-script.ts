@@ -1,4 +1,5 @@
 import { VIEWER_CALLS } from "./viewer-calls.js";
+import { VIEWER_LIST } from "./viewer-list.js";
 
 /**
  * The viewer's code, run in the page: plain browser JavaScript kept as text (no template literals inside,
@@ -34,7 +35,17 @@ ${VIEWER_CALLS}
     ((test.meta && test.meta.sessions) || []).forEach(function (s) { s.turns.forEach(function (t) { all.push.apply(all, interactions(t)); }); });
     return all;
   };
+  // What each test matched, for the filters it was matched under: a live update matches the tests it changed.
+  var matched = new WeakMap();
   var matches = function (test) {
+    var under = [state.filter, state.kind, state.by, state.status, state.query].join("\u0000");
+    var known = matched.get(test);
+    if (known && known.under === under) return known.ok;
+    var ok = matchesNow(test);
+    matched.set(test, { under: under, ok: ok });
+    return ok;
+  };
+  var matchesNow = function (test) {
     if (state.filter === "failed" && test.state !== "failed") return false;
     if ((state.kind !== "all" || state.by !== "all" || state.status !== "all") && !callsOf(test).some(shownCall)) return false;
     if (state.query === "") return true;
@@ -54,40 +65,7 @@ ${VIEWER_CALLS}
     history.replaceState(null, "", "#" + params.toString());
   };
 
-  function drawList() {
-    var list = document.getElementById("tests");
-    list.textContent = "";
-    var shown = tests.filter(matches);
-    // Tests are counted as the header counts them: a file's errors outside its tests is no test.
-    var real = function (list) { return list.filter(function (t) { return !t.fileErrors; }).length; };
-    var n = real(shown), total = real(tests), files = shown.length - n;
-    document.getElementById("count").textContent = n + " of " + total + (total === 1 ? " test" : " tests") + (files > 0 ? " \u00b7 " + files + (files === 1 ? " file" : " files") + " with errors" : "");
-    var file;
-    shown.forEach(function (test) {
-      // Tests grouped by their file, in the order the run reported them.
-      if (test.file !== file) {
-        file = test.file;
-        list.appendChild($("li", "file", file));
-      }
-      var item = $("li", "test " + test.state + (test.running ? " running" : "") + (test.id === state.test ? " selected" : ""));
-      item.setAttribute("data-test", test.id);
-      item.appendChild($("span", "mark", test.state === "passed" ? "\u2713" : test.state === "failed" ? "\u2717" : "\u2013"));
-      item.appendChild($("span", "name", test.fullName));
-      var moved = window.tooltraceStateChanged(test);
-      if (moved) { var mark = $("span", "changed", "changed"); mark.title = "since the last run: " + moved; item.appendChild(mark); }
-      if (test.fromRun) {
-        var earlier = $("span", "earlier", "earlier run");
-        earlier.title = "from an earlier run (" + when(test.fromRun) + "): its file did not rerun";
-        item.appendChild(earlier);
-      }
-      ((test.meta && test.meta.trials) || []).forEach(function (t) {
-        item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
-      });
-      item.onclick = function () { state.test = test.id; state.call = undefined; writeHash(); draw(); };
-      list.appendChild(item);
-    });
-  }
-
+${VIEWER_LIST}
   function drawCall(call, turn, parent) {
     var row = $("div", "call " + call.kind + " " + call.status + (call.viewParent ? " nested" : ""));
     row.id = "call-" + call.seq;
@@ -181,13 +159,20 @@ ${VIEWER_CALLS}
 
   // After the next frame is on screen (a callback of requestAnimationFrame runs before its frame's paint).
   var afterPaint = function (fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); };
-  // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in.
+  // The first rows at once, the rest a chunk per frame: a long turn opens at once and fills in. Rows go in groups
+  // of 25, each drawn by the browser only near the screen: a group, not each row, for it to watch every frame.
   var pending = 0;
   function drawCalls(calls, turn, list) {
-    var at = 0;
+    var at = 0, group;
     var chunk = function (size) {
       var rows = document.createDocumentFragment();
-      for (var end = Math.min(at + size, calls.length); at < end; at++) drawCall(calls[at], turn, rows);
+      for (var end = Math.min(at + size, calls.length); at < end; at++) {
+        if (at % 25 === 0) {
+          group = rows.appendChild($("div", "call-group"));
+          group.style.containIntrinsicSize = "auto " + Math.min(25, calls.length - at) * 48 + "px";
+        }
+        drawCall(calls[at], turn, group);
+      }
       list.appendChild(rows);
       if (at < calls.length) afterPaint(function () { chunk(2000); });
       else if (--pending === 0) { performance.mark("tooltrace:complete"); document.body.setAttribute("data-complete", "true"); }
@@ -270,9 +255,11 @@ ${VIEWER_CALLS}
   window.tooltraceUpdate = function (next) {
     var open = function (list) { return list.find(function (t) { return t.id === state.test; }); };
     var main = document.getElementById("main"), top = main.scrollTop, same = open(tests) !== undefined && open(tests) === open(next.tests);
+    var history = next.history !== data.history;
     data = next; tests = next.tests;
-    document.getElementById("history").textContent = "";
-    drawHistory(); draw(same); main.scrollTop = top;
+    if (history) { document.getElementById("history").textContent = ""; drawHistory(); }
+    draw(same);
+    if (!same) main.scrollTop = top;
   };
 
   document.getElementById("search").oninput = function (event) { state.query = event.target.value; draw(); };
