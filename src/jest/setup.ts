@@ -45,6 +45,7 @@ resetCassetteWriters();
 setPluginStrict(options.strict);
 setPluginAllowHosts(options.allowHosts);
 setProviderLimits(options.providers);
+runFlags.trialsConcurrency = options.trials?.concurrency;
 const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;
