@@ -64,10 +64,14 @@ export function fetchRealm(realmFetch: Fetch): FetchRealm | undefined {
   return (
     route && {
       original: route.original,
-      install: (guard) =>
-        function fetch(input, init) {
+      install: (guard) => {
+        // Under this realm's own key too, as Node keeps it in `fetch`'s realm: a client that hands `fetch` a
+        // dispatcher of its own over the global one (the Google Gen AI SDK's) reads it from this global.
+        own[DISPATCHER] = guard;
+        return function fetch(input, init) {
           return route.guards.run(guard, () => realmFetch(input, init));
-        },
+        };
+      },
     }
   );
 }

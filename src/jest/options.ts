@@ -1,5 +1,6 @@
 import { usageError } from "../exits/errors.js";
 import { checkRunOptions } from "../session/run-options.js";
+import { checkConcurrency } from "../variants/concurrency.js";
 import type { UnusedRulesPolicy } from "../session/types.js";
 import type { CassetteMode } from "../cassettes/types.js";
 import type { ProviderLimits } from "../base/provider-limits.js";
@@ -35,9 +36,14 @@ export interface TooltraceJestOptions {
    * the provider's limit by `maxWorkers`).
    */
   readonly providers?: ProviderLimits;
+  /**
+   * `concurrency`: how many trials of each `trials()` and `variants()` call (and each YAML case's variants) run at
+   * once, unless the call sets its own. Default 1.
+   */
+  readonly trials?: { readonly concurrency?: number };
 }
 
-const KNOWN: readonly string[] = ["unusedRules", "strict", "allowHosts", "live", "cassette", "providers"];
+const KNOWN: readonly string[] = ["unusedRules", "strict", "allowHosts", "live", "cassette", "providers", "trials"];
 
 /** `globals.tooltrace` of the Jest config, checked; `TOOLTRACE_UNUSED_RULES` when it sets no `unusedRules`. */
 export function readJestOptions(): TooltraceJestOptions {
@@ -53,6 +59,12 @@ export function readJestOptions(): TooltraceJestOptions {
       `globals.tooltrace in the Jest config: ${unknown.map((key) => `\`${key}\``).join(", ")} is not an option under Jest; use ${KNOWN.map((key) => `\`${key}\``).join(", ")}.`,
     );
   checkRunOptions(options);
+  const trials = options.trials as { concurrency?: unknown } | undefined;
+  if (trials !== undefined && (trials === null || typeof trials !== "object" || Array.isArray(trials)))
+    throw usageError(
+      `globals.tooltrace.trials in the Jest config: pass an object, e.g. { concurrency: 4 }, got ${JSON.stringify(trials)}.`,
+    );
+  if (trials?.concurrency !== undefined) checkConcurrency(trials.concurrency, "globals.tooltrace.trials.concurrency");
   const checked = options as TooltraceJestOptions;
   return { ...checked, unusedRules: checked.unusedRules ?? unusedRulesFromEnv() };
 }

@@ -49,6 +49,7 @@ setPluginAllowHosts(options.allowHosts);
 setProviderLimits(options.providers);
 // One limit across Jest's workers when tooltrace/jest-reporter hosts it; without the reporter, each worker's own.
 if (hasInFlightLimits(options.providers)) useLimiterHost(process.env[JEST_LIMITER_ENV]);
+runFlags.trialsConcurrency = options.trials?.concurrency;
 const policy = options.unusedRules ?? "warn";
 
 let scope: TestScope | undefined;

@@ -4,6 +4,16 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  isTestFile,
+  type JestDocument,
+  type JestFile,
+  runJest,
+  runsUnderJest,
+  VITEST_ONLY,
+  vitestOnlyBy,
+  writeJestRun,
+} from "../fixtures/docs-jest.js";
 import { projectInstalled, writeStrictTsconfig } from "../fixtures/installed-project.js";
 
 const root = join(import.meta.dirname, "../..");
@@ -67,7 +77,10 @@ const PACKAGES = [
   "@google/genai",
   "hono",
   "@hono/node-server",
+  "jest",
 ];
+/** ts-jest, which the Jest run of the examples transforms TypeScript with, as a Jest user's project does. */
+const TS_JEST = "ts-jest@29.4.15";
 /** The CLI agents, linked from this checkout's install rather than installed again (hundreds of megabytes). */
 const LINKED = ["@anthropic-ai/claude-code", "@openai/codex", "opencode-ai", "@google/gemini-cli"];
 
@@ -79,6 +92,8 @@ let work: string;
 let base: string;
 /** Each document's project, by document. */
 const projects = new Map<string, string>();
+/** The Jest run's config, and each document's part of it. */
+let jest: { config: string; documents: JestDocument[] };
 /** The type-check's diagnostics, each with its continuation lines. */
 let diagnostics: string[] = [];
 
@@ -118,13 +133,23 @@ beforeAll(async () => {
       "-D",
       join(work, tarball?.filename ?? ""),
       ...PACKAGES.map((name) => `${name}@${versionOf(name)}`),
+      TS_JEST,
     ],
     { cwd: base, maxBuffer: 64 << 20 },
   );
+  for (const name of LINKED) {
+    const target = join(base, "node_modules", name);
+    mkdirSync(dirname(target), { recursive: true });
+    if (!existsSync(target) && existsSync(join(root, "node_modules", name))) symlinkSync(join(root, "node_modules", name), target, "dir");
+  }
   // Every document's project, then one tsc program over all of them: each run of tsc would load the same SDKs'
   // types again (17 runs took a minute). Each diagnostic goes to the document whose folder its file is in.
   const documents = DOCS.map((doc) => ({ doc, ...examplesOf(doc) })).filter(({ examples }) => examples.length > 0);
   for (const { doc, examples } of documents) projects.set(doc, projectFor(doc, examples));
+  jest = writeJestRun(
+    work,
+    documents.map(({ doc, examples }) => ({ doc, examples, vitestProject: projects.get(doc) as string })),
+  );
   symlinkSync(join(base, "node_modules"), join(work, "node_modules"), "dir");
   writeStrictTsconfig(work, {
     include: documents.map(({ doc }) => `${folderOf(doc)}/**/*.ts`),
@@ -144,7 +169,7 @@ beforeAll(async () => {
 // A whole install: removing it can take longer than a hook's default 10 s on a slow disk.
 afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
-/** A document's project: the base install's packages, the CLI agents, and the document's files. */
+/** A document's project: the base install's packages (the CLI agents among them), and the document's files. */
 function projectFor(doc: string, examples: readonly Example[]): string {
   const project = join(work, folderOf(doc));
   mkdirSync(join(project, "node_modules"), { recursive: true });
@@ -154,11 +179,6 @@ function projectFor(doc: string, examples: readonly Example[]): string {
       for (const scoped of readdirSync(join(base, "node_modules", entry)))
         symlinkSync(join(base, "node_modules", entry, scoped), join(project, "node_modules", entry, scoped), "dir");
     } else symlinkSync(join(base, "node_modules", entry), join(project, "node_modules", entry), "dir");
-  }
-  for (const name of LINKED) {
-    const target = join(project, "node_modules", name);
-    mkdirSync(dirname(target), { recursive: true });
-    if (!existsSync(target) && existsSync(join(root, "node_modules", name))) symlinkSync(join(root, "node_modules", name), target, "dir");
   }
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "docs", private: true, type: "module" }));
   writeStrictTsconfig(project, { include: ["**/*.ts"], exclude: ["node_modules"], skipLibCheck: true, types: ["node"] });
@@ -172,6 +192,19 @@ function projectFor(doc: string, examples: readonly Example[]): string {
       'import { defineConfig } from "vitest/config";\nimport { tooltrace } from "tooltrace/vitest";\n\nexport default defineConfig({ plugins: [tooltrace()] });\n',
     );
   return project;
+}
+
+let jestRun: Promise<JestFile[]> | undefined;
+
+/** The one Jest run of every document's runner-neutral examples: each document's test reads its files' results. */
+function runJestOnce(): Promise<JestFile[]> {
+  jestRun ??= runJest(work, join(base, "node_modules", "jest", "bin", "jest.js"), jest.config);
+  return jestRun;
+}
+
+/** A document's test files that run under Jest too, by their text (before the projects are written). */
+function jestFilesOf(doc: string): Example[] {
+  return examplesOf(doc).examples.filter((example) => isTestFile(example.path) && runsUnderJest(doc, example));
 }
 
 describe.skipIf(!projectInstalled || !hasDocs)("every example of the README and docs/ runs as written", () => {
@@ -207,6 +240,35 @@ describe.skipIf(!projectInstalled || !hasDocs)("every example of the README and 
       },
     );
   }
+
+  test("the examples left to Vitest are the ones the docs test names, each with why (the rest run under Jest too)", () => {
+    expect(jest.documents.flatMap((part) => part.skipped).sort()).toEqual(Object.keys(VITEST_ONLY).sort());
+    const unnamed = DOCS.flatMap((doc) =>
+      examplesOf(doc).examples.flatMap((example) => {
+        const why = vitestOnlyBy(example);
+        return why !== undefined && VITEST_ONLY[`${doc} ${example.path}`] === undefined ? [`${doc} ${example.path}: ${why}`] : [];
+      }),
+    );
+    expect(unnamed).toEqual([]);
+  });
+
+  for (const doc of DOCS)
+    test.skipIf(jestFilesOf(doc).length === 0)(
+      `${doc}: its runner-neutral examples pass under Jest 30 too`,
+      { timeout: 300_000 },
+      async () => {
+        const results = await runJestOnce();
+        const part = jest.documents.find((each) => each.doc === doc) as JestDocument;
+        expect(part.files).toEqual(jestFilesOf(doc).map((example) => example.path));
+        for (const file of part.files) {
+          const result = results.find((each) => each.name === join(part.folder, file));
+          expect(result, `${file} did not run under Jest`).toBeDefined();
+          const failures = (result as JestFile).assertionResults.filter((each) => each.status !== "passed");
+          const why = [(result as JestFile).message, ...failures.flatMap((each) => [each.fullName, ...each.failureMessages])];
+          expect(failures.length === 0 && (result as JestFile).assertionResults.length > 0, `${file}:\n${why.join("\n")}`).toBe(true);
+        }
+      },
+    );
 
   test("the README's first eval is what `tooltrace init` writes for an AI SDK project", async () => {
     const project = join(work, "init-ai-sdk");

@@ -4,7 +4,8 @@ import { runJest } from "../fixtures/jest-run.js";
 
 let results: Map<string, { status: string; failureMessages: string[] }>;
 
-// Real Jest on the built package, its config setting `globals: { tooltrace: { strict: true, unusedRules: "error" } }`.
+// Real Jest on the built package, its config setting
+// `globals: { tooltrace: { strict: true, unusedRules: "error", trials: { concurrency: 3 } } }`.
 beforeAll(async () => {
   const config = join(import.meta.dirname, "../fixtures/jest-options-project/jest.config.mjs");
   const env = { TOOLTRACE_STRICT: "", TOOLTRACE_LIVE: "", TOOLTRACE_UNUSED_RULES: "" };
@@ -34,4 +35,9 @@ test("under Jest, the hermetic refusal's advice is the Jest config's, never the 
   expect(refusal).toContain("globals: { tooltrace: { live: true } }");
   expect(refusal).not.toContain("tooltrace({");
   expect(refusal).not.toContain("Vitest");
+});
+
+test("under Jest, globals.tooltrace.trials.concurrency is the run's default for trials()", () => {
+  const title = "the run's trials.concurrency: a trials() call that sets none runs that many at once";
+  expect(results.get(title)?.status, results.get(title)?.failureMessages.join("\n")).toBe("passed");
 });
