@@ -2,6 +2,7 @@ import { message } from "../exits/errors.js";
 import { printOut } from "../exits/out.js";
 import { type ReportData, type ReportedCase, type ReportTest, reportData, reportTest } from "./report-data.js";
 import { type RerunAnswer, type RerunRequest, startViewerServer, type ViewerServer } from "./live-server.js";
+import { RunningTrials, type TrialsSoFar, trialsProgressOf } from "./live-trials.js";
 import { openPage } from "./show.js";
 import { withSinceLast } from "./since-last.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -25,8 +26,8 @@ export interface LiveVitest extends RerunVitest {
 /** A test case as the live viewer reads it: what the report keeps, and what a rerun needs. */
 export type LiveCase = ReportedCase & RerunCase;
 
-/** A test as the served page shows it: the report's, marked while Vitest runs it. */
-type LiveTest = ReportTest & { readonly running?: true };
+/** A test as the served page shows it: the report's, marked while Vitest runs it, with its trials finished so far. */
+type LiveTest = ReportTest & { readonly running?: true; readonly trialsSoFar?: readonly TrialsSoFar[] };
 
 /**
  * The watch session's live viewer: the report served on 127.0.0.1 (see `startViewerServer`), each test
@@ -37,6 +38,7 @@ export class LiveViewer {
   private tests: LiveTest[];
   private history: ReportData["history"];
   private readonly cases = new Map<string, LiveCase>();
+  private readonly trials = new RunningTrials();
   private running = false;
   /** A rerun from the page is under way, until Vitest's call returns (after its run's end). */
   private rerunning = false;
@@ -79,9 +81,22 @@ export class LiveViewer {
   /** Vitest started `testCase`: its row is marked running (a new test is added). */
   started(testCase: LiveCase): void {
     this.cases.set(testCase.id, testCase);
+    this.trials.clear(testCase.id);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
-    const known = this.tests.find((test) => test.id === testCase.id);
-    this.upsert({ ...(known ?? reportTest(testCase)), running: true });
+    const known: LiveTest = this.tests.find((test) => test.id === testCase.id) ?? reportTest(testCase);
+    const { trialsSoFar: _before, ...rest } = known;
+    this.upsert({ ...rest, running: true });
+  }
+
+  /**
+   * A running test recorded an artifact: when it is a trial that finished (`trials()` sends one in a watch
+   * session, see `sendTrialsToLiveViewer`), the test's row shows its trials so far.
+   */
+  artifact(testCase: LiveCase, artifact: unknown): void {
+    const progress = trialsProgressOf(artifact);
+    const row = this.tests.find((test) => test.id === testCase.id);
+    if (progress === undefined || row?.running !== true) return;
+    this.upsert({ ...row, trialsSoFar: this.trials.add(testCase.id, progress) });
   }
 
   /**
@@ -90,6 +105,7 @@ export class LiveViewer {
    */
   finished(testCase: LiveCase, previous: ReportData | undefined): void {
     this.cases.set(testCase.id, testCase);
+    this.trials.clear(testCase.id);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
     const test = reportTest(testCase);
     const before = previous?.tests.find((old) => old.file === test.file && old.fullName === test.fullName);

@@ -80,9 +80,7 @@ ${VIEWER_CALLS}
         earlier.title = "from an earlier run (" + when(test.fromRun) + "): its file did not rerun";
         item.appendChild(earlier);
       }
-      ((test.meta && test.meta.trials) || []).forEach(function (t) {
-        item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
-      });
+      window.tooltraceTrialBadges(test, item, $);
       item.onclick = function () { state.test = test.id; state.call = undefined; writeHash(); draw(); };
       list.appendChild(item);
     });
@@ -211,7 +209,7 @@ ${VIEWER_CALLS}
     var since = window.tooltraceSince(test, $);
     if (since) main.appendChild(since);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
-    ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
+    window.tooltraceTrialSections(test, main, $);
     var sessions = (test.meta && test.meta.sessions) || [];
     if (sessions.length === 0) main.appendChild($("p", "empty", "No tooltrace session in this test."));
     sessions.forEach(function (session) {
