@@ -49,6 +49,11 @@ window.tooltraceTrialsSoFar = function (t, $) {
   var fill = $("div", "fill");
   fill.style.width = pct(t.rate);
   rate.appendChild(fill);
+  if (t.minPassRate !== undefined) {
+    var mark = $("div", "min");
+    mark.style.left = pct(t.minPassRate);
+    rate.appendChild(mark);
+  }
   box.appendChild(rate);
   var squares = $("div", "squares");
   t.runs.forEach(function (run) {
@@ -157,5 +162,5 @@ export const TRIALS_STYLE = `
 .test .rate-badge { margin-left: auto; color: var(--dim); font-size: 11px; } .test .rate-badge.below { color: var(--bad); }
 .trials.so-far .so-far-name, .trials.so-far .interval { color: var(--dim); margin-bottom: 6px; }
 .trials .band { position: absolute; top: 0; height: 12px; background: #1a7f3733; border-radius: 6px; }
-.trials.so-far .fill { position: relative; }
+.trials.so-far .fill { position: relative; } .test .rate-badge.so-far { white-space: nowrap; }
 `;
