@@ -9,7 +9,7 @@ export interface LiveTrial {
   readonly reason?: string;
 }
 
-/** What one `trials()` call sends after each trial it finishes, in the order they finish. */
+/** What one `trials()` call sends as its trials finish, in the order they finish (at most one send each 100 ms). */
 export interface LiveTrialsProgress {
   /** Which `trials()` call of the process: a test may run several, under one name. */
   readonly call: number;
@@ -17,7 +17,8 @@ export interface LiveTrialsProgress {
   /** How many trials were asked for. */
   readonly count: number;
   readonly minPassRate?: number;
-  readonly trial: LiveTrial;
+  /** The trials finished since the last send. */
+  readonly trials: readonly LiveTrial[];
 }
 
 /** Where a test's trials send their progress (the runner's test object, and what finished): set only when a live viewer reads it. */

@@ -22,23 +22,30 @@ export interface TrialsSoFar {
 export function trialsProgressOf(artifact: unknown): LiveTrialsProgress | undefined {
   const { type, progress } = (artifact ?? {}) as { type?: unknown; progress?: Partial<LiveTrialsProgress> };
   if (type !== TRIALS_ARTIFACT || progress === undefined || progress === null) return undefined;
-  const { call, name, count, trial } = progress;
-  if (typeof call !== "number" || typeof name !== "string" || typeof count !== "number") return undefined;
-  if (typeof trial?.index !== "number" || typeof trial.passed !== "boolean") return undefined;
+  const { call, name, count, trials } = progress;
+  if (typeof call !== "number" || typeof name !== "string" || typeof count !== "number" || !Array.isArray(trials)) return undefined;
+  if (!trials.every((trial: Partial<LiveTrial>) => typeof trial?.index === "number" && typeof trial.passed === "boolean")) return undefined;
   return progress as LiveTrialsProgress;
 }
 
+/** One `trials()` call's trials so far, each once. */
+type Call = { readonly progress: LiveTrialsProgress; readonly runs: LiveTrial[]; readonly seen: Set<number> };
+
 /** The trials of the tests that are running, by test id: each `trials()` call's, in the order they began. */
 export class RunningTrials {
-  private readonly tests = new Map<string, Map<number, { progress: LiveTrialsProgress; runs: LiveTrial[] }>>();
+  private readonly tests = new Map<string, Map<number, Call>>();
 
-  /** A trial of `testId` finished: the test's trials so far. */
+  /** Trials of `testId` finished: the test's trials so far. */
   add(testId: string, progress: LiveTrialsProgress): TrialsSoFar[] {
-    const calls = this.tests.get(testId) ?? new Map<number, { progress: LiveTrialsProgress; runs: LiveTrial[] }>();
+    const calls = this.tests.get(testId) ?? new Map<number, Call>();
     this.tests.set(testId, calls);
-    const call = calls.get(progress.call) ?? { progress, runs: [] };
+    const call = calls.get(progress.call) ?? { progress, runs: [], seen: new Set<number>() };
     calls.set(progress.call, call);
-    if (!call.runs.some((run) => run.index === progress.trial.index)) call.runs.push(progress.trial);
+    for (const trial of progress.trials) {
+      if (call.seen.has(trial.index)) continue;
+      call.seen.add(trial.index);
+      call.runs.push(trial);
+    }
     return [...calls.values()].map(({ progress: { name, count, minPassRate }, runs }) => {
       const passed = runs.filter((run) => run.passed).length;
       const { rate, low, high } = wilsonInterval(passed, runs.length);
