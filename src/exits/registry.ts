@@ -21,6 +21,10 @@ export const EXITS = {
   "judge message": { medium: "text", what: "a judge's verdict in a failing toSatisfyJudge, with the prompt it showed" },
   error: { medium: "text", what: "an error tooltrace throws or fails a test with (its message and stack)" },
   "task meta": { medium: "value", what: "the sessions a test ran, as task.meta for reporters (and merged shards)" },
+  "trials progress": {
+    medium: "value",
+    what: "each finished trial of a running test, as a Vitest artifact for the watch session's live viewer",
+  },
   snapshot: { medium: "value", what: "the value toMatchTraceSnapshot hands the runner's snapshot file" },
   console: { medium: "text", what: "warnings and notes on stdout and stderr" },
   "command output": { medium: "text", what: "what npx tooltrace prints (show, merge, cassettes check, mcp serve)" },

@@ -5,6 +5,7 @@ import type { TooltraceTaskMeta } from "../lifecycle/test-report.js";
 import { type ReportData, type ReportedCase, type ReportTest, reportData, reportTest, reportTestWith } from "./report-data.js";
 import { firstCalls, jsonWithMeta, redactInSlices, traceCalls } from "./live-trace.js";
 import { type RerunAnswer, type RerunRequest, startViewerServer, type ViewerServer } from "./live-server.js";
+import { RunningTrials, type TrialsSoFar, trialsProgressOf } from "./live-trials.js";
 import { openPage } from "./show.js";
 import { withSinceLast } from "./since-last.js";
 import { viewerHtml } from "./viewer-html.js";
@@ -40,10 +41,14 @@ const handover = globalSingleton("liveViewerHandover", () => ({
 export type LiveCase = ReportedCase & RerunCase;
 
 /**
- * A test as the served page shows it: the report's, marked while Vitest runs it; `partial` while only its first
- * calls are there (its whole trace follows as a `whole` event).
+ * A test as the served page shows it: the report's, marked while Vitest runs it, with its trials finished so far;
+ * `partial` while only its first calls are there (its whole trace follows as a `whole` event).
  */
-type LiveTest = ReportTest & { readonly running?: true; readonly partial?: { readonly shown: number; readonly calls: number } };
+type LiveTest = ReportTest & {
+  readonly running?: true;
+  readonly trialsSoFar?: readonly TrialsSoFar[];
+  readonly partial?: { readonly shown: number; readonly calls: number };
+};
 
 /**
  * The watch session's live viewer: the report served on 127.0.0.1 (see `startViewerServer`), each test
@@ -54,6 +59,7 @@ export class LiveViewer {
   private tests: LiveTest[];
   private history: ReportData["history"];
   private readonly cases = new Map<string, LiveCase>();
+  private readonly trials = new RunningTrials();
   private running = false;
   /** A rerun from the page is under way, until Vitest's call returns (after its run's end). */
   private rerunning = false;
@@ -127,11 +133,24 @@ export class LiveViewer {
   /** Vitest started `testCase`: its row is marked running (a new test is added). */
   started(testCase: LiveCase): void {
     this.cases.set(testCase.id, testCase);
+    this.trials.clear(testCase.id);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
     this.stopTraces(testCase.id);
     const known = this.byId.get(testCase.id);
+    const { trialsSoFar: _before, ...rest }: LiveTest = known ?? reportTest(testCase);
     // The page has a test it knows already: it gets the mark alone, not the test's last trace again.
-    this.upsert({ ...(known ?? reportTest(testCase)), running: true }, known === undefined);
+    this.upsert({ ...rest, running: true }, known === undefined);
+  }
+
+  /**
+   * A running test recorded an artifact: when it is a trial that finished (`trials()` sends one in a watch
+   * session, see `sendTrialsToLiveViewer`), the test's row shows its trials so far (sent with its running mark).
+   */
+  artifact(testCase: LiveCase, artifact: unknown): void {
+    const progress = trialsProgressOf(artifact);
+    const row = this.byId.get(testCase.id);
+    if (progress === undefined || row?.running !== true) return;
+    this.upsert({ ...row, trialsSoFar: this.trials.add(testCase.id, progress) }, false);
   }
 
   /**
@@ -141,6 +160,7 @@ export class LiveViewer {
    */
   finished(testCase: LiveCase, previous: ReportData | undefined): void {
     this.cases.set(testCase.id, testCase);
+    this.trials.clear(testCase.id);
     if (this.focus !== undefined && !this.focus.has(testCase.id)) return;
     this.stopTraces(testCase.id);
     const meta = testCase.meta().tooltrace as TooltraceTaskMeta | undefined;
@@ -198,10 +218,11 @@ export class LiveViewer {
   /** Sends the page what changed since the last event: each test whole, or its running mark alone. */
   flush(): void {
     if (this.batch.size === 0) return;
-    const items = [...this.batch].flatMap(([id, whole]): (LiveTest | { readonly id: string; readonly mark: "running" })[] => {
+    type Mark = { readonly id: string; readonly mark: "running"; readonly trialsSoFar?: readonly TrialsSoFar[] };
+    const items = [...this.batch].flatMap(([id, whole]): (LiveTest | Mark)[] => {
       const test = this.byId.get(id);
       if (test === undefined) return [];
-      return whole ? [test] : [{ id, mark: "running" }];
+      return whole ? [test] : [{ id, mark: "running", ...(test.trialsSoFar ? { trialsSoFar: test.trialsSoFar } : {}) }];
     });
     this.batch.clear();
     this.server?.push("tests", items);

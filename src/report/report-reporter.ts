@@ -12,6 +12,7 @@ import { viewerHtml } from "./viewer-html.js";
 import { reportLine } from "./report-line.js";
 import type { LiveCase, LiveViewer, LiveVitest } from "./live-viewer.js";
 import { runLimiterStats } from "../base/provider-gate.js";
+import { LIVE_VIEWER_KEY } from "../base/live-trials.js";
 
 /** Options of {@link TooltraceReporter}. */
 export interface TooltraceReporterOptions {
@@ -52,9 +53,11 @@ export class TooltraceReporter {
   }
 
   /** Vitest's hook: in watch mode (unless `serve: false`), the live viewer starts. */
-  onInit(vitest: LiveVitest & { readonly config?: { readonly watch?: boolean } }): void {
+  onInit(vitest: LiveVitest & { readonly config?: { readonly watch?: boolean }; provide?(key: string, value: unknown): void }): void {
     if (this.options.serve === false || vitest.config?.watch !== true) return;
     this.previous = previousReport(this.outputDir);
+    // The workers send each trial as it finishes (see `sendTrialsToLiveViewer`): only while a page can show it.
+    vitest.provide?.(LIVE_VIEWER_KEY, true);
     this.live = import("./live-viewer.js")
       .then(({ LiveViewer }) => LiveViewer.start(vitest, this.previous, this.options.open === true))
       .catch((error: unknown) => {
@@ -72,6 +75,11 @@ export class TooltraceReporter {
   /** Vitest's hook: a test starts (the live viewer marks it running). */
   async onTestCaseReady(testCase: LiveCase): Promise<void> {
     (await this.live)?.started(testCase);
+  }
+
+  /** Vitest's hook (4.0.11 and later): a running test's artifact (the live viewer shows its trials as they finish). */
+  async onTestCaseArtifactRecord(testCase: LiveCase, artifact: unknown): Promise<void> {
+    (await this.live)?.artifact(testCase, artifact);
   }
 
   /** Vitest's hook: a test's result (the live viewer shows it at once). */

@@ -11,6 +11,7 @@ export const VIEWER_LIST = String.raw`
   var selectedRow;
   var rowLook = function (test) {
     var trials = ((test.meta && test.meta.trials) || []).map(function (t) { return (t.ok ? "" : "!") + t.passed + "/" + t.count; });
+    if (test.running && test.trialsSoFar) trials = test.trialsSoFar.map(function (t) { return t.done + " of " + t.count; });
     return [test.state, test.running ? "running" : "", test.fullName, window.tooltraceStateChanged(test), test.fromRun || "", trials.join(" ")].join("\u0000");
   };
   var testRow = function (test) {
@@ -25,9 +26,7 @@ export const VIEWER_LIST = String.raw`
       earlier.title = "from an earlier run (" + when(test.fromRun) + "): its file did not rerun";
       item.appendChild(earlier);
     }
-    ((test.meta && test.meta.trials) || []).forEach(function (t) {
-      item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
-    });
+    window.tooltraceTrialBadges(test, item, $);
     var id = test.id;
     item.onclick = function () { state.test = id; state.call = undefined; writeHash(); draw(); };
     return item;

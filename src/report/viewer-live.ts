@@ -104,7 +104,7 @@ export const LIVE_SCRIPT = String.raw`
     JSON.parse(event.data).forEach(function (test) {
       var known = Object.prototype.hasOwnProperty.call(index, test.id);
       // A test the page has, marked running: its last trace stays.
-      if (test.mark === "running") { if (known) tests[index[test.id]] = Object.assign({}, tests[index[test.id]], { running: true }); }
+      if (test.mark === "running") { if (known) tests[index[test.id]] = Object.assign({}, tests[index[test.id]], { running: true, trialsSoFar: test.trialsSoFar }); }
       else if (known) tests[index[test.id]] = test;
       else {
         // A new test: after the last of its file, or at the end.

@@ -196,7 +196,7 @@ ${VIEWER_LIST}
     var since = window.tooltraceSince(test, $);
     if (since) main.appendChild(since);
     (test.errors || []).forEach(function (error) { main.appendChild($("pre", "error", error)); });
-    ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
+    window.tooltraceTrialSections(test, main, $);
     var sessions = (test.meta && test.meta.sessions) || [];
     if (sessions.length === 0) main.appendChild($("p", "empty", "No tooltrace session in this test."));
     sessions.forEach(function (session) {

@@ -1,8 +1,9 @@
 /**
  * The viewer's chart of a test's repeated trials (`trials()`, YAML variants): the pass rate as a bar with the
  * `minPassRate` marked, one square per trial (its seed, branch and why it failed on hover, its path below), and
- * how many trials took each path. Plain browser JavaScript kept as text, defining `tooltraceTrials` for the
- * viewer's script.
+ * how many trials took each path; while a watch session runs the test, the trials finished so far (see
+ * `live-trials.ts`). Plain browser JavaScript kept as text, defining `tooltraceTrials` and the list's badges and
+ * the test's sections for the viewer's script; every name and message is set as text.
  */
 export const TRIALS_SCRIPT = String.raw`
 // The trials merged by the calls they made: a row per branch, indented under where it split off.
@@ -31,6 +32,53 @@ var tooltraceTree = function (root, $) {
 window.tooltraceUsd = function (usd) {
   var cents = Math.abs(Math.round(usd * 100) - usd * 100) < 1e-9;
   return "$" + (usd >= 1 || cents ? usd.toFixed(2) : String(Number(usd.toPrecision(4))));
+};
+// A running test's trials so far (the live viewer's): how many finished, passed and failed, the pass rate with its interval.
+window.tooltraceTrialsSoFar = function (t, $) {
+  var box = $("section", "trials so-far");
+  var pct = function (share) { return Math.round(share * 1000) / 10 + "%"; };
+  box.appendChild($("h2", "", "Trials so far: " + t.done + " of " + t.count + " done \u00b7 " + t.passed + " passed \u00b7 " + t.failed + " failed"));
+  box.appendChild($("div", "so-far-name", t.name));
+  var min = t.minPassRate !== undefined ? " \u00b7 min " + pct(t.minPassRate) : "";
+  box.appendChild($("div", "interval", "pass rate so far " + pct(t.rate) + " (95% interval " + pct(t.low) + "\u2013" + pct(t.high) + ")" + min));
+  var rate = $("div", "rate");
+  var band = $("div", "band");
+  band.style.left = pct(t.low);
+  band.style.width = pct(t.high - t.low);
+  rate.appendChild(band);
+  var fill = $("div", "fill");
+  fill.style.width = pct(t.rate);
+  rate.appendChild(fill);
+  if (t.minPassRate !== undefined) {
+    var mark = $("div", "min");
+    mark.style.left = pct(t.minPassRate);
+    rate.appendChild(mark);
+  }
+  box.appendChild(rate);
+  var squares = $("div", "squares");
+  t.runs.forEach(function (run) {
+    var square = $("span", "trial " + (run.passed ? "pass" : "fail"), "#" + (run.index + 1));
+    square.title = "seed " + run.seed + (run.reason ? " \u00b7 " + run.reason : "");
+    square.setAttribute("data-seed", String(run.seed));
+    squares.appendChild(square);
+  });
+  box.appendChild(squares);
+  return box;
+};
+// The list's badges of a test's trials: passed of count, or, while the test runs, how many finished so far.
+window.tooltraceTrialBadges = function (test, item, $) {
+  if (test.running && test.trialsSoFar) {
+    test.trialsSoFar.forEach(function (t) { item.appendChild($("span", "rate-badge so-far", t.done + " of " + t.count)); });
+    return;
+  }
+  ((test.meta && test.meta.trials) || []).forEach(function (t) {
+    item.appendChild($("span", "rate-badge" + (t.ok ? "" : " below"), t.passed + "/" + t.count));
+  });
+};
+// The open test's trials: so far while it runs, else as they ended.
+window.tooltraceTrialSections = function (test, main, $) {
+  if (test.running && test.trialsSoFar) return test.trialsSoFar.forEach(function (t) { main.appendChild(window.tooltraceTrialsSoFar(t, $)); });
+  ((test.meta && test.meta.trials) || []).forEach(function (t) { main.appendChild(window.tooltraceTrials(t, $)); });
 };
 window.tooltraceTrials = function (report, $) {
   var box = $("section", "trials" + (report.ok ? " ok" : " below"));
@@ -112,4 +160,7 @@ export const TRIALS_STYLE = `
 .trials .nbar { height: 6px; background: #ffebe9; border-radius: 3px; } .trials .nfill { display: block; height: 6px; background: var(--ok); border-radius: 3px; }
 .trials .ncount { color: var(--dim); }
 .test .rate-badge { margin-left: auto; color: var(--dim); font-size: 11px; } .test .rate-badge.below { color: var(--bad); }
+.trials.so-far .so-far-name, .trials.so-far .interval { color: var(--dim); margin-bottom: 6px; }
+.trials .band { position: absolute; top: 0; height: 12px; background: #1a7f3733; border-radius: 6px; }
+.trials.so-far .fill { position: relative; } .test .rate-badge.so-far { white-space: nowrap; }
 `;

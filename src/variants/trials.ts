@@ -16,7 +16,7 @@ import { printOut } from "../exits/out.js";
 import { runPool } from "../base/pool.js";
 import { concurrencyOf } from "./concurrency.js";
 import { costText, formatUsd, turnsCost } from "../trace/cost.js";
-import { progressLine } from "./trials-progress.js";
+import { trialsProgress } from "./trials-progress.js";
 import { type TrialsCassette, trialCassette, trialScope } from "./trial-cache.js";
 import type { CassetteOptions } from "../cassettes/types.js";
 import { type ModelMatrixReport, type ModelTrial, modelMatrix } from "./model-matrix.js";
@@ -151,7 +151,8 @@ async function oneModel(count: number, options: TrialsOptions, run: (trial: Tria
     );
   let spent = 0;
   const parent = currentScope();
-  const progress = progressLine(options.name ?? parent?.testName ?? "trials", count);
+  const name = options.name ?? parent?.testName ?? "trials";
+  const progress = trialsProgress(name, count, parent?.test, minPassRate);
   const finished: TrialRun[] = [];
   const ran = await runPool(
     count,
@@ -164,13 +165,13 @@ async function oneModel(count: number, options: TrialsOptions, run: (trial: Tria
     },
     () => budgetUsd !== undefined && finished.length > 0 && spent >= budgetUsd,
   );
+  await progress.sent();
   // The trials' sessions join the test's in trial order, whatever order the trials finished in.
   for (const [, reports] of ran) for (const report of reports) parent?.adopt(report);
   const runs = ran.map(([trial]) => trial);
   const passed = runs.filter((trial) => trial.passed).length;
   const passRate = passed / runs.length;
   const ok = minPassRate === undefined || passRate >= minPassRate;
-  const name = options.name ?? parent?.testName ?? "trials";
   const ranKs = ks.filter((k) => k <= runs.length);
   const report: TrialsReport = {
     name,

@@ -13,6 +13,8 @@ declare module "vitest" {
   interface Matchers<T = any> extends TooltraceMatchers<void> {}
   interface ProvidedContext {
     tooltrace: TooltracePluginOptions;
+    /** Provided by `tooltrace/reporter` while a watch session serves its live viewer: each trial is sent as it finishes. */
+    tooltraceLiveViewer: boolean;
   }
 }
 

@@ -15,6 +15,7 @@ import { finishTest } from "../lifecycle/finish-test.js";
 import { fileFinished, takeLateCallReports, takeOrphanLateCalls } from "../lifecycle/late-calls.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
+import { sendTrialsToLiveViewer } from "./live-trials-artifacts.js";
 import { LATE_CALLS_META } from "./late-call-reporter.js";
 import { lazyMatchers } from "./lazy-matchers.js";
 import { applySharedOptions, errorTexts, readOptions, readTestPath } from "./plugin-options-in-worker.js";
@@ -42,6 +43,7 @@ export async function installSetup(vitest: VitestApi, matchers?: object): Promis
   runFlags.trialsConcurrency = options.trials?.concurrency;
   setProviderLimits(options.providers);
   useLimiterHost(options.limiter);
+  sendTrialsToLiveViewer(vitest);
   // The file's own scope, for sessions made at module level or in `beforeAll`: closed when the file ends.
   const testFile = readTestPath(vitest);
   const fileScope = new TestScope(undefined, testFile, undefined, true);
