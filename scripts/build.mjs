@@ -68,7 +68,7 @@ const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts", "vitest-llm-
 
 /** What the Vitest setup file needs: one chunk, which every test file loads. */
 const SETUP_MODULES =
-  /src[/](base[/]|exits[/]|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy|hosts)|catchers[/]provider-hosts|wire[/]base-urls|trace[/](format-version|cost|prices|provider-waits)|secrets[/]|cassettes[/](cassette-mode|writers|file-lock|stale|rerecord)|vitest[/](setup-core|test-scopes|lazy-matchers|plugin-options-in-worker|late-call-reporter))/;
+  /src[/](base[/]|exits[/]|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy|hosts)|catchers[/]provider-hosts|wire[/]base-urls|trace[/](format-version|cost|prices|provider-waits)|secrets[/]|cassettes[/](cassette-mode|writers|file-lock|stale|rerecord)|vitest[/](setup-core|test-scopes|lazy-matchers|plugin-options-in-worker|late-call-reporter|live-trials-artifacts))/;
 
 const indexModules = staticImports(join(root, "src", "index.ts"));
 const setupImports = new Set([...indexModules].filter((id) => SETUP_MODULES.test(id)).flatMap((id) => [...staticImports(id)]));

@@ -9,3 +9,4 @@
 export { TooltraceJestReporter as default, TooltraceJestReporter, type TooltraceJestReporterOptions } from "../report/jest-reporter.js";
 export type { OtelOptions } from "../report/otel-export.js";
 export type { JestAssertionResult, JestTest, JestTestResult } from "../report/jest-results.js";
+export type { JestWatchConfig } from "../report/jest-watched-file.js";
