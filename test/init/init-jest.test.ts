@@ -1,12 +1,12 @@
 // `tooltrace init` in a Jest project (`jest`, no `vitest`): tooltrace's Jest setup, the first eval as a Jest test
 // in JavaScript (no TypeScript transform needed), and the command that runs it, green.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+import { jestEvals } from "../fixtures/jest-run.js";
 
 const run = promisify(execFile);
 
@@ -17,24 +17,6 @@ async function initIn(name: string, dependencies: Record<string, string>, manife
   writeFileSync(join(project, "package.json"), JSON.stringify({ name, version: "1.0.0", devDependencies, ...manifest }));
   const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
   return { project, said: init.stdout };
-}
-
-/** The command init prints, run: Jest in its ESM mode on `evals`; the passed and failed tests' titles. */
-async function jestRun(project: string) {
-  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-init-jest-report-")), "report.json");
-  const jest = join(project, "node_modules", "jest", "bin", "jest.js");
-  await run(process.execPath, [jest, "evals", "--ci", "--json", `--outputFile=${out}`], {
-    cwd: project,
-    env: { ...process.env, CI: "1", NODE_OPTIONS: "--experimental-vm-modules --no-warnings" },
-  }).catch(() => undefined);
-  const report = JSON.parse(readFileSync(out, "utf8")) as {
-    testResults: { message: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-  };
-  return report.testResults.flatMap((file) =>
-    file.assertionResults.length === 0
-      ? [{ title: "(file)", status: "failed", failureMessages: [file.message] }]
-      : file.assertionResults.map(({ title, status, failureMessages }) => ({ title, status, failureMessages })),
-  );
 }
 
 const libraries: Record<string, Record<string, string>> = {
@@ -61,7 +43,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
       expect(config).toContain('setupFilesAfterEnv: ["tooltrace/jest"]');
       expect(config).toContain('reporters: ["default", "tooltrace/jest-reporter"]');
       expect(existsSync(join(project, "vitest.config.mts")) || existsSync(join(project, "vitest.config.ts"))).toBe(false);
-      const results = await jestRun(project);
+      const results = await jestEvals(project, true);
       expect(results, JSON.stringify(results, null, 2)).toEqual([
         { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
       ]);
@@ -86,7 +68,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
       reporters: ["default", "tooltrace/jest-reporter"],
     });
     expect(existsSync(join(project, "tooltrace-report", "index.html"))).toBe(false);
-    expect(await jestRun(project)).toEqual([
+    expect(await jestEvals(project, true)).toEqual([
       { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
     ]);
     // The reporter added beside Jest's own wrote the viewer's page.
@@ -105,7 +87,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a Jest project", () =>
     expect(readFileSync(join(project, "jest.config.js"), "utf8")).toBe(
       '// the user\'s own\nmodule.exports = {\n  setupFilesAfterEnv: ["tooltrace/jest"],\n  reporters: ["default", "tooltrace/jest-reporter"],\n  testEnvironment: "node", // a comment: setupFilesAfterEnv: [\n};\n',
     );
-    expect(await jestRun(project)).toEqual([
+    expect(await jestEvals(project, true)).toEqual([
       { title: "answers with the weather its tool returned", status: "passed", failureMessages: [] },
     ]);
   });

@@ -1,12 +1,12 @@
 // `tooltrace init` in a ts-jest project: the first eval in TypeScript, green under real Jest 30 and ts-jest (in
 // CommonJS, and in Jest's ESM mode), and type-checked by the project's own tsc under its tsconfig.json.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
+import { jestEvals } from "../fixtures/jest-run.js";
 
 const run = promisify(execFile);
 const TS_JEST = { jest: "*", "ts-jest": "*", typescript: "*", "@types/jest": "*" };
@@ -33,24 +33,6 @@ async function initIn(name: string, { dependencies = {}, manifest = {}, tsconfig
   for (const [file, text] of Object.entries(files)) writeFileSync(join(project, file), text);
   const init = await run(process.execPath, [join(project, "node_modules", "tooltrace", "dist", "bin.js"), "init"], { cwd: project });
   return { project, said: init.stdout };
-}
-
-/** Jest on `evals` (in its ESM mode when `esm`); the passed and failed tests' titles. */
-async function jestRun(project: string, esm: boolean) {
-  const out = join(mkdtempSync(join(tmpdir(), "tooltrace-init-ts-jest-report-")), "report.json");
-  const jest = join(project, "node_modules", "jest", "bin", "jest.js");
-  await run(process.execPath, [jest, "evals", "--ci", "--json", `--outputFile=${out}`], {
-    cwd: project,
-    env: { ...process.env, CI: "1", NODE_OPTIONS: esm ? "--experimental-vm-modules --no-warnings" : "" },
-  }).catch(() => undefined);
-  const report = JSON.parse(readFileSync(out, "utf8")) as {
-    testResults: { message: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-  };
-  return report.testResults.flatMap((file) =>
-    file.assertionResults.length === 0
-      ? [{ title: "(file)", status: "failed", failureMessages: [file.message] }]
-      : file.assertionResults.map(({ title, status, failureMessages }) => ({ title, status, failureMessages })),
-  );
 }
 
 /** `npx tsc --noEmit` in the project: what it said, "" when the project type-checks. */
@@ -84,7 +66,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
       expect(said).not.toContain("add ");
       expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: npx jest evals");
       expect(existsSync(join(project, "evals", "weather.test.mjs"))).toBe(false);
-      expect(await jestRun(project, false)).toEqual(GREEN);
+      expect(await jestEvals(project, false)).toEqual(GREEN);
       expect(await tscSays(project)).toBe("");
     });
   }
@@ -95,7 +77,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     const { project, said } = await initIn("no-config", { dependencies: { ai: "*" }, tsconfig: CJS_TSCONFIG });
     expect(said).toContain("wrote jest.config.mjs with tooltrace's setup file");
     expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).toContain('preset: "ts-jest",');
-    expect(await jestRun(project, false)).toEqual(GREEN);
+    expect(await jestEvals(project, false)).toEqual(GREEN);
     expect(await tscSays(project)).toBe("");
     expect(existsSync(join(project, "tooltrace-report", "index.html"))).toBe(true);
   });
@@ -108,7 +90,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     const { project, said } = await initIn("esm", { dependencies: { openai: "*" }, manifest: { type: "module" }, tsconfig, config });
     expect(said).toContain("the eval is TypeScript for ts-jest in Jest's ESM mode");
     expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: NODE_OPTIONS=--experimental-vm-modules npx jest evals");
-    expect(await jestRun(project, true)).toEqual(GREEN);
+    expect(await jestEvals(project, true)).toEqual(GREEN);
     expect(await tscSays(project)).toBe("");
   });
 
@@ -119,7 +101,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     const { project } = await initIn("esm-nodenext", { dependencies: { ai: "*" }, manifest: { type: "module" }, tsconfig });
     expect(readFileSync(join(project, "evals", "weather.test.ts"), "utf8")).toContain('from "./weather-agent.js";');
     expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).toContain("moduleNameMapper");
-    expect(await jestRun(project, true)).toEqual(GREEN);
+    expect(await jestEvals(project, true)).toEqual(GREEN);
     expect(await tscSays(project)).toBe("");
   });
 
@@ -152,7 +134,7 @@ describe.skipIf(!projectInstalled)("npx tooltrace init in a ts-jest project", ()
     expect(said).toContain("the eval is TypeScript for babel-jest, typed by its");
     expect(said.trimEnd().split("\n").at(-1)).toBe("Run it: npx jest evals");
     expect(readFileSync(join(project, "jest.config.mjs"), "utf8")).not.toContain("preset");
-    expect(await jestRun(project, false)).toEqual(GREEN);
+    expect(await jestEvals(project, false)).toEqual(GREEN);
     expect(await tscSays(project)).toBe("");
   });
 

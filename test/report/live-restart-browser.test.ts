@@ -1,23 +1,14 @@
-import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { launchChromium } from "../fixtures/chromium.js";
+import { printed, watchWithReporter } from "../fixtures/vitest-watch.js";
 import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
-import { packageFile } from "../fixtures/versions.js";
 
 const config = (timeout: number) => `export default { test: { include: ["*.eval.ts"], testTimeout: ${timeout} } };\n`;
 const evalFile = (expected: number) =>
   `import { expect, test } from "vitest";\n\ntest("one", () => {\n  expect(1).toBe(${expected});\n});\n`;
-
-async function printed(output: () => string, pattern: RegExp, count: number, ms = 60_000): Promise<void> {
-  const started = Date.now();
-  while ((output().match(new RegExp(pattern, "g")) ?? []).length < count) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${count} × ${pattern}:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The served viewer's answer to `GET /`: its status, or the connection's error. */
 function status(url: string): Promise<number> {
@@ -38,19 +29,11 @@ test.skipIf(!projectInstalled)(
     const project = projectWithPackage("live-restart");
     writeFileSync(join(project, "vitest.config.ts"), config(5_000));
     writeFileSync(join(project, "one.eval.ts"), evalFile(1));
-    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
-    delete env.CI;
-    delete env.GITHUB_ACTIONS;
-    const args = [packageFile("vitest", "vitest.mjs"), "--watch", "--reporter=default", "--reporter=tooltrace/reporter"];
-    const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const { child, output, exited } = watchWithReporter(project);
     const browser = await launchChromium();
     try {
-      await printed(() => out, /(Waiting|Watching) for file changes/, 1);
-      const url = /live viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1] as string;
+      await printed(output, /(Waiting|Watching) for file changes/, 1);
+      const url = /live viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1] as string;
       const page = await browser.newPage();
       await page.goto(url);
       await page.waitForSelector("body[data-live=true]");
@@ -60,10 +43,10 @@ test.skipIf(!projectInstalled)(
 
       // The config edited: Vitest restarts in the same process, and its new session serves on the same URL.
       writeFileSync(join(project, "vitest.config.ts"), config(6_000));
-      await printed(() => out, /Restarting due to config changes/, 1);
-      await printed(() => out, /(Waiting|Watching) for file changes/, 2);
-      await printed(() => out, /live viewer: /, 2);
-      expect(new Set([...out.matchAll(/live viewer: (\S+)/g)].map((match) => match[1]))).toEqual(new Set([url]));
+      await printed(output, /Restarting due to config changes/, 1);
+      await printed(output, /(Waiting|Watching) for file changes/, 2);
+      await printed(output, /live viewer: /, 2);
+      expect(new Set([...output().matchAll(/live viewer: (\S+)/g)].map((match) => match[1]))).toEqual(new Set([url]));
       expect(await status(url)).toBe(200);
 
       // The page opened before the restart shows the new session's results, without a reload.

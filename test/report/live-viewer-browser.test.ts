@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -6,8 +5,8 @@ import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { expect, test } from "vitest";
 import { launchChromium } from "../fixtures/chromium.js";
+import { printed, watchWithReporter } from "../fixtures/vitest-watch.js";
 import { projectInstalled, projectWithPackage } from "../fixtures/installed-project.js";
-import { packageFile } from "../fixtures/versions.js";
 
 const hostile = "<img src=x onerror=window.pwned=1>";
 
@@ -46,14 +45,6 @@ test("neighbour", () => {
   );
 }
 
-async function printed(output: () => string, pattern: RegExp, count: number, ms = 30_000): Promise<void> {
-  const started = Date.now();
-  while ((output().match(new RegExp(pattern, "g")) ?? []).length < count) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${count} × ${pattern}:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** A raw request to the served viewer, with the headers given (Host among them): its status. */
 function status(url: string, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<number> {
   const { port } = new URL(url);
@@ -78,21 +69,13 @@ test.skipIf(!projectInstalled)(
     writeFileSync(join(project, "runs.log"), "");
     writeKept(project);
     writeEdited(project, 1);
-    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
-    delete env.CI;
-    delete env.GITHUB_ACTIONS;
-    const args = [packageFile("vitest", "vitest.mjs"), "--watch", "--reporter=default", "--reporter=tooltrace/reporter"];
-    const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const { child, output, exited } = watchWithReporter(project);
     const browser = await launchChromium();
     try {
-      await printed(() => out, /live viewer: http:\/\/127\.0\.0\.1:\d+\//, 1);
-      const url = /live viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1] as string;
-      expect(out.match(/live viewer: /g)).toHaveLength(1);
-      await printed(() => out, /(Waiting|Watching) for file changes/, 1);
+      await printed(output, /live viewer: http:\/\/127\.0\.0\.1:\d+\//, 1);
+      const url = /live viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1] as string;
+      expect(output().match(/live viewer: /g)).toHaveLength(1);
+      await printed(output, /(Waiting|Watching) for file changes/, 1);
       const { host } = new URL(url);
 
       // Only this machine, only its own pages, only from its own page.
@@ -132,7 +115,7 @@ test.skipIf(!projectInstalled)(
       expect(await page.locator("li.test", { hasText: "kept" }).locator(".name").textContent()).toBe(`kept ${hostile}`);
       await expect.poll(() => page.locator("li.test", { hasText: "neighbour" }).locator(".earlier").count(), { timeout: 30_000 }).toBe(1);
       expect(await page.evaluate(() => (window as { loadedOnce?: number }).loadedOnce)).toBe(1);
-      await printed(() => out, /(Waiting|Watching) for file changes/, 2);
+      await printed(output, /(Waiting|Watching) for file changes/, 2);
 
       // A click reruns one test: its new result (it fails on a second run) arrives live; its neighbour did not run.
       const kept = page.locator("li.test", { hasText: "kept" });
