@@ -6,7 +6,7 @@
 // at the root prunes links it did not make).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -34,7 +34,9 @@ mkdirSync(join(target, ".bin"), { recursive: true });
 let linked = 0;
 /** Links `name` from test/node_modules into the root's, when the root has no package of that name. */
 const link = (from, to) => {
-  if (existsSync(to) || isLink(to)) return;
+  if (existsSync(to)) return;
+  // A link whose package is gone (its checkout was moved or removed) is made again.
+  if (isLink(to)) unlinkSync(to);
   symlinkSync(from, to);
   linked += 1;
 };
