@@ -22,6 +22,7 @@ import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { handOffTest } from "../report/jest-handoff.js";
 import { readJestOptions } from "./options.js";
+import { scopeConcurrentTests } from "./concurrent-tests.js";
 import { hasInFlightLimits, setProviderLimits } from "../base/provider-limits.js";
 import { useLimiterHost } from "../base/provider-gate.js";
 import { JEST_LIMITER_ENV } from "../report/jest-limiter.js";
@@ -29,6 +30,7 @@ import { JEST_LIMITER_ENV } from "../report/jest-limiter.js";
 export type { TooltraceJestOptions } from "./options.js";
 
 interface JestGlobals {
+  test: { concurrent?: unknown };
   expect: { extend(matchers: object): void; getState(): { currentTestName?: string; testPath?: string } };
   beforeEach(fn: () => void): void;
   afterEach(fn: () => void): void;
@@ -65,6 +67,13 @@ globals.afterEach(() => {
   // tooltrace/jest-reporter, when the config names it, reads the test's sessions in the parent process.
   const state = globals.expect.getState();
   if (sessionCount > 0) handOffTest(state.testPath, state.currentTestName, meta);
+  for (const warning of warnings) printOut("console", warning);
+  if (failure) throw failure;
+});
+// A concurrent test runs outside those hooks: its function gets its scope, closed and checked when it settles.
+scopeConcurrentTests(globals.test, (concurrent, title) => {
+  const { meta, sessionCount, warnings, failure } = finishTest(concurrent, policy);
+  if (sessionCount > 0) handOffTest(globals.expect.getState().testPath, title, meta);
   for (const warning of warnings) printOut("console", warning);
   if (failure) throw failure;
 });

@@ -36,7 +36,7 @@ function stateOf(status: string): string {
 
 /**
  * Each test's handed-off sessions, by its index in the file's results: matched by Jest's `fullName`, in
- * order; when a name finished more often than it has results (`jest.retryTimes`), its last runs are the ones reported.
+ * order (a concurrent test's by its title); when a name finished more often than it has results (`jest.retryTimes`), its last runs are the ones reported.
  */
 function sessionsByIndex(results: readonly JestAssertionResult[], handoffs: readonly JestHandoff[]): Map<number, TooltraceTaskMeta> {
   const byName = new Map<string, TooltraceTaskMeta[]>();
@@ -49,6 +49,12 @@ function sessionsByIndex(results: readonly JestAssertionResult[], handoffs: read
     // Fewer handed off than results: the tests that ran no session are not known by name, so the last ones get them.
     const offset = at.length - metas.length;
     for (const [i, meta] of metas.entries()) found.set(at[i + offset] as number, meta);
+  }
+  // A concurrent test's sessions are handed off under its title alone (Jest names no running concurrent test).
+  for (const [index, result] of results.entries()) {
+    if (found.has(index) || indexes.has(result.title)) continue;
+    const meta = byName.get(result.title)?.shift();
+    if (meta !== undefined) found.set(index, meta);
   }
   return found;
 }
