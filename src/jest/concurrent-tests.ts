@@ -20,7 +20,10 @@ export function scopeConcurrentTests(
       try {
         result = await runInScope(scope, () => fn.apply(this, args));
       } catch (error) {
-        await Promise.resolve(finish(scope, title)).catch(() => undefined);
+        // The test's own error wins over what closing its scope would say (`finish` may throw at once).
+        try {
+          await finish(scope, title);
+        } catch {}
         throw error;
       }
       await finish(scope, title);

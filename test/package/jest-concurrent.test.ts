@@ -24,6 +24,10 @@ test("each concurrent test's sessions are its own, checked when it ends: an unus
   expect(log).toContain("✓ each row d has its own session");
   expect(log).toMatch(/stub rules? never used: never-a/);
   expect(log).not.toContain("answer-b");
+  // A test that throws keeps its own error; its scope is still closed.
+  expect(log).toContain("✕ its own error is the one reported, not its unused rule");
+  expect(log).toContain("the eval's own failure");
+  expect(log).not.toMatch(/never used: never-e/);
 });
 
 test("the reporter's page holds each concurrent test with its session, in a describe block too", () => {
@@ -32,6 +36,7 @@ test("the reporter's page holds each concurrent test with its session, in a desc
   expect(sessions).toEqual({
     "concurrent evals > a rule it never used fails it": 1,
     "concurrent evals > its neighbour uses every rule and passes": 1,
+    "concurrent evals > its own error is the one reported, not its unused rule": 1,
     "each row c has its own session": 0,
     "each row d has its own session": 0,
   });
