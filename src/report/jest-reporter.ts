@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve, sep } from "node:path";
-import { message } from "../exits/errors.js";
+import { join, resolve } from "node:path";
 import { printOut } from "../exits/out.js";
-import { watchedByJest } from "./jest-watched-file.js";
+import { watchedJsonMessage } from "./jest-watched-file.js";
 import { JEST_RUN_FOLDER_ENV, takeHandoffs } from "./jest-handoff.js";
 import { hostJestLimiter } from "./jest-limiter.js";
 import { type JestTest, type JestTestResult, jestModule } from "./jest-results.js";
@@ -43,7 +42,6 @@ const kept = new Map<string, { readonly viewer: TooltraceReporter; json: Tooltra
  */
 export class TooltraceJestReporter {
   private readonly run = join(tmpdir(), `tooltrace-jest-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
-  private readonly viewer: TooltraceReporter;
   private readonly reporters: { readonly viewer: TooltraceReporter; json: TooltraceJsonReporter | undefined };
   private readonly jsonFile: string | undefined;
   private readonly watching: boolean;
@@ -64,7 +62,6 @@ export class TooltraceJestReporter {
     };
     kept.set(key, reporters);
     this.reporters = reporters;
-    this.viewer = reporters.viewer;
     this.jsonFile = jsonFile;
     this.watching = globalConfig?.watch === true || globalConfig?.watchAll === true;
     this.junitFile = fileOption(junit, "tooltrace-junit.xml");
@@ -79,36 +76,19 @@ export class TooltraceJestReporter {
     // One `maxInFlight` per provider for every worker of the run: this process hosts the limiter.
     await hostJestLimiter();
     await this.limits.onTestRunStart();
-    await this.viewer.onTestRunStart();
+    await this.reporters.viewer.onTestRunStart();
   }
 
   /** Jest's hook: a test file ended; its tests' sessions are in the run folder. */
   onTestFileResult(test: JestTest, result: JestTestResult): void {
     this.modules.push(jestModule(test, result, takeHandoffs(this.run, result.testFilePath)));
     const config = test.context?.config;
-    if (
-      this.watching &&
-      this.reporters.json !== undefined &&
-      this.jsonFile !== undefined &&
-      config &&
-      watchedByJest(this.jsonFile, config)
-    ) {
-      // Each write would start a rerun (under --watchAll, forever): the file is left out of this watch session.
-      this.reporters.json = undefined;
-      const pattern = JSON.stringify(
-        `<rootDir>/${relative(config.rootDir ?? process.cwd(), this.jsonFile)
-          .split(sep)
-          .join("/")}`,
-      );
-      printOut(
-        "console",
-        message(
-          `the JSON report ${relative(process.cwd(), this.jsonFile)} is not written in this watch session: Jest watches it, and each write would start a rerun`,
-          `add \`watchPathIgnorePatterns: [${pattern}]\` to the Jest config, or give the reporter's \`json\` a file outside the project's roots`,
-        ),
-        "stderr",
-      );
-    }
+    if (!this.watching || this.reporters.json === undefined || this.jsonFile === undefined || config === undefined) return;
+    const watched = watchedJsonMessage(this.jsonFile, config);
+    if (watched === undefined) return;
+    // Each write would start a rerun (under --watchAll, forever): the file is left out of this watch session.
+    this.reporters.json = undefined;
+    printOut("console", watched, "stderr");
   }
 
   /** Jest's hook: writes the reports of the run. */
@@ -120,7 +100,7 @@ export class TooltraceJestReporter {
     if (this.junitFile !== undefined) writeJunitFile(this.junitFile, reportTests(modules));
     // What the run's limits held, when a worker asked the limiter for a slot (as under Vitest, before the report).
     await this.limits.onTestRunEnd();
-    await this.viewer.onTestRunEnd(modules);
+    await this.reporters.viewer.onTestRunEnd(modules);
   }
 }
 
