@@ -76,7 +76,8 @@ test.skipIf(!projectInstalled)(
       expect(second.history).toHaveLength(2);
       expect(second.history?.[1]).toMatchObject({ tests: 2, failed: 1 });
       expect(second.history?.[0]).toMatchObject({ tests: 2, failed: 0 });
-      expect(out).toContain("(2 tests, 1 failed)");
+      // The line is printed after the page is written: it may reach this process a moment later.
+      await expect.poll(() => out, { timeout: 10_000 }).toContain("(2 tests, 1 failed)");
       // The JSON reporter's file holds the whole suite too (it held the rerun file alone).
       const turnsFile = join(project, "tooltrace-turns.json");
       const readTurns = () => JSON.parse(readFileSync(turnsFile, "utf8")) as ReportData;
