@@ -57,22 +57,26 @@ export const CJS_ENTRIES = [
   "vitest-llm-setup-core",
 ];
 /**
- * The entries a Vitest test file imports that the plugin hands the CommonJS build, through a bridge
- * (`dist/vitest-bridge/<name>.js`): that build shares the setup file's core, already loaded, and Vite's module
- * runner loads CommonJS in about half the time of an ES module graph. Not those whose CommonJS build would
- * `require` a package the test imports as an ES module (`ai`, `msw`, `@openai/agents`): two copies of it.
+ * The entries whose ES module (`dist/<name>.js`) is a bridge that `require`s their CommonJS build: a test file's
+ * `import "tooltrace"` then shares the core the setup file loaded (Vitest's and Jest's setups are CommonJS), one
+ * copy of tooltrace per test file. Vite's module runner loads CommonJS in about half the time of an ES module
+ * graph, and Jest's ESM mode links every ES module again in each test file, where its CommonJS loader compiles
+ * from V8's cache (Node 22 on). Not those whose CommonJS build would `require` a package the test imports as an
+ * ES module (`ai`, `msw`, `@openai/agents`): two copies of it.
  */
-export const VITEST_BRIDGES = ["index", "matchers", "wire", "cli", "server"];
+export const CJS_BRIDGES = ["index", "matchers", "wire", "cli", "server", "jest"];
 /** Built as CommonJS only: the Vitest setup file's core, which `vitest-setup.js` loads with `require` (faster than an ES module graph). */
 const CJS_ONLY = { "vitest-setup-core": "src/vitest/setup-core.ts", "vitest-llm-setup-core": "src/vitest/llm-setup-core.ts" };
 
 /** What the Vitest setup file needs: one chunk, which every test file loads. */
 const SETUP_MODULES =
-  /src[/](base[/]|exits[/]|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy|hosts)|catchers[/]provider-hosts|wire[/]base-urls|trace[/](format-version|cost|prices|provider-waits)|secrets[/]|cassettes[/](cassette-mode|writers|file-lock|stale|rerecord)|vitest[/](setup-core|test-scopes|lazy-matchers|plugin-options-in-worker|late-call-reporter|live-trials-artifacts))/;
+  /src[/](base[/]|exits[/]|edges[/](?!dispatch-handler)|lifecycle|pipeline[/](turn-context|edge-policy|hosts)|catchers[/]provider-hosts|wire[/]base-urls|trace[/](format-version|cost|prices|provider-waits)|secrets[/]|cassettes[/](cassette-mode|writers|file-lock|stale|rerecord)|vitest[/](setup-core|test-scopes|plugin-options-in-worker|late-call-reporter|live-trials-artifacts))/;
 
 const indexModules = staticImports(join(root, "src", "index.ts"));
 const setupImports = new Set([...indexModules].filter((id) => SETUP_MODULES.test(id)).flatMap((id) => [...staticImports(id)]));
 const MAIN_MODULES = new Set([...indexModules].filter((id) => !setupImports.has(id) && !SETUP_MODULES.test(id)));
+/** What the Jest setup loads beyond the setup chunk: kept out of the CommonJS main chunk, which it does not need. */
+const JEST_SETUP_MODULES = staticImports(join(root, "src", "jest", "setup.ts"));
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const packages = [
@@ -108,11 +112,7 @@ for (const file of filesUnder([
 for (const tool of ["rolldown", "typescript"]) inputs.update(`${tool}@${require(`${tool}/package.json`).version}\0`);
 const digest = inputs.digest("hex");
 const stamp = join(root, "node_modules", ".cache", "tooltrace-build", "inputs");
-const built = [
-  ...Object.keys(ENTRIES).map((name) => `${name}.js`),
-  ...CJS_ENTRIES.map((name) => `${name}.cjs`),
-  ...VITEST_BRIDGES.map((name) => `vitest-bridge/${name}.js`),
-];
+const built = [...Object.keys(ENTRIES).map((name) => `${name}.js`), ...CJS_ENTRIES.map((name) => `${name}.cjs`)];
 if (
   process.env.TOOLTRACE_REBUILD !== "1" &&
   existsSync(stamp) &&
@@ -131,9 +131,13 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", joi
   stdio: "inherit",
 });
 execFileSync(process.execPath, [join(root, "scripts", "copy-declarations.mjs")], { stdio: "inherit" });
-const esm = await build({
+await build({
   cwd: root,
-  input: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(root, source)])),
+  input: Object.fromEntries(
+    Object.entries(ENTRIES)
+      .filter(([name]) => !CJS_BRIDGES.includes(name))
+      .map(([name, source]) => [name, join(root, source)]),
+  ),
   platform: "node",
   // Entries export exactly their modules' names; the shared chunks may carry more, which no entry re-exports.
   preserveEntrySignatures: "allow-extension",
@@ -171,7 +175,7 @@ const esm = await build({
 // CommonJS for what a CommonJS test setup loads (Jest without its ESM mode: `setupFilesAfterEnv`, test files
 // compiled to CommonJS `require("tooltrace")`): every entry but Vitest's. Process-wide
 // state lives under `Symbol.for` keys, so this copy and the ES modules share it.
-await build({
+const cjs = await build({
   cwd: root,
   input: Object.fromEntries(CJS_ENTRIES.map((name) => [name, join(root, ENTRIES[name] ?? CJS_ONLY[name])])),
   platform: "node",
@@ -187,34 +191,42 @@ await build({
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].cjs",
     chunkFileNames: "cjs/[name]-[hash].cjs",
-    // The setup file's core in one chunk: every test file loads it.
-    codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "setup", test: SETUP_MODULES, priority: 3 }] },
+    // The setup file's core in one chunk: every test file loads it. Then what `require("tooltrace")` loads, in
+    // one chunk but what the Jest setup needs: under Jest, each file a test file loads costs it a resolution, a
+    // read and a compilation of its own, in every test file.
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [
+        // With the few small modules the Jest setup adds (not its entry, whose code runs when it loads).
+        { name: "setup", test: (id) => SETUP_MODULES.test(id) || (JEST_SETUP_MODULES.has(id) && !/src[/]jest[/]/.test(id)), priority: 3 },
+        { name: "main", test: (id) => MAIN_MODULES.has(id) && !JEST_SETUP_MODULES.has(id), priority: 1 },
+      ],
+    },
   },
 });
 
-writeVitestBridges(esm.output);
+writeBridges(cjs.output);
 
 mkdirSync(join(stamp, ".."), { recursive: true });
 writeFileSync(stamp, digest);
 
 /**
- * Each bridge: an ES module exporting the ES entry's names, read off the CommonJS build with `require` (an
- * `import` of the .cjs would have Node scan it for its names, which costs what the bridge saves).
+ * Each bridge: an ES module exporting the CommonJS entry's names, read off it with `require` (an `import` of the
+ * .cjs would have Node scan it for its names, which costs what the bridge saves).
  */
-function writeVitestBridges(output) {
-  mkdirSync(join(root, "dist", "vitest-bridge"), { recursive: true });
-  for (const name of VITEST_BRIDGES) {
+function writeBridges(output) {
+  for (const name of CJS_BRIDGES) {
     const entry = output.find((chunk) => chunk.type === "chunk" && chunk.isEntry && chunk.name === name);
-    if (entry === undefined) throw new Error(`no ES entry "${name}" to bridge`);
+    if (entry === undefined) throw new Error(`no CommonJS entry "${name}" to bridge`);
     const names = entry.exports.filter((exported) => exported !== "default");
     const lines = [
-      "// The CommonJS build of this entry, for a Vitest test file: see VITEST_BRIDGES in scripts/build.mjs.",
+      "// This entry's CommonJS build, shared with the setup file's: see CJS_BRIDGES in scripts/build.mjs.",
       'import { createRequire } from "node:module";',
-      `const entry = createRequire(import.meta.url)("../${name}.cjs");`,
+      `${names.length > 0 ? "const entry = " : ""}createRequire(import.meta.url)("./${name}.cjs");`,
       ...(names.length > 0 ? [`export const { ${names.join(", ")} } = entry;`] : []),
       ...(entry.exports.includes("default") ? ["export default entry.default;"] : []),
     ];
-    writeFileSync(join(root, "dist", "vitest-bridge", `${name}.js`), `${lines.join("\n")}\n`);
+    writeFileSync(join(root, "dist", `${name}.js`), `${lines.join("\n")}\n`);
   }
 }
 

@@ -141,7 +141,8 @@ export {
   type SimulatedPersona,
   type SimulatedConversation,
 } from "./variants/simulate-user.js";
-export { defineEvalAgent, scoreCase, type EvalAgentContext, type EvalAgentFactory, type EvalAgentSetup } from "./evals/yaml-run.js";
+export { defineEvalAgent, type EvalAgentContext, type EvalAgentFactory, type EvalAgentSetup } from "./evals/eval-agent.js";
+export { scoreCase } from "./evals/score-case.js";
 export type { YamlEvalCase, YamlToolMock, YamlResponseMock, YamlHttpMock } from "./evals/yaml-case.js";
 export type { TrialsJson } from "./lifecycle/test-report.js";
 export type { DivergenceNode } from "./trace/divergence-tree.js";

@@ -1,6 +1,6 @@
 import { suggestName } from "../stubs/suggest.js";
 import type { LocatedYamlCase } from "./yaml-located.js";
-import type { EvalAgentFactory } from "./yaml-run.js";
+import type { EvalAgentFactory } from "./eval-agent.js";
 
 /** An agent module as a case names it: its path and, after `#`, the export that builds the agent. */
 export interface AgentSpec {

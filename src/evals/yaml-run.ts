@@ -2,53 +2,14 @@ import { message } from "../exits/errors.js";
 import { toolNamesIn } from "../catchers/bind-tools.js";
 import { createSession } from "../session/create-session.js";
 import type { ToolStub } from "../stubs/types.js";
-import type { SessionOptions } from "../session/types.js";
-import type { Turn } from "../trace/types.js";
 import { branchReport } from "../variants/branch-report.js";
 import { trials, type TrialsReport } from "../variants/trials.js";
-import type { YamlEvalCase } from "./yaml-case.js";
 import type { LocatedYamlCase } from "./yaml-located.js";
 import { RESPONSE_MOCKS, yamlSessionParts } from "./yaml-mocks.js";
 import { misnamedTool } from "./yaml-tools.js";
 import { printOut } from "../exits/out.js";
-
-/** What the agent module of a YAML eval is given for each variant. */
-export interface EvalAgentContext {
-  /** The variant's seed: pass it on to anything random (the session gets it too). */
-  readonly seed: number;
-  /** The case's `name`. */
-  readonly caseName: string;
-  /** The case's `adapter`, when it names one (evalview's `anthropic`, `openai`, ...). */
-  readonly adapter?: string;
-  /** The case's `input.context`, as the YAML file gives it. */
-  readonly context?: unknown;
-}
-
-/**
- * What the agent module builds: the session's agent and tools, and optionally its mock model and stubs.
- * `TMessage` is the agent's history message (an AI SDK agent's `ModelMessage`).
- */
-export type EvalAgentSetup<TMessage = unknown> = Omit<SessionOptions<TMessage>, "seed" | "http" | "steps">;
-
-/** The default export of a YAML eval's agent module. */
-export type EvalAgentFactory<TMessage = unknown> = (
-  context: EvalAgentContext,
-) => EvalAgentSetup<TMessage> | Promise<EvalAgentSetup<TMessage>>;
-
-/**
- * Types the default export of the module a YAML eval runs: a function from the variant's seed to the agent and
- * its tools (anything `createSession` takes but the mocks, which come from the YAML file).
- *
- * @example
- * ```ts
- * // evals/flight-agent.ts
- * export default defineEvalAgent(({ seed }) => ({ agent: aiSdkAgent({ model, tools }), tools }));
- * ```
- */
-export function defineEvalAgent<TMessage>(factory: EvalAgentFactory<TMessage>): EvalAgentFactory {
-  // The runner only hands the session what the factory made: the agent's own message type stays its own.
-  return factory as unknown as EvalAgentFactory;
-}
+import type { EvalAgentFactory } from "./eval-agent.js";
+import { scoreCase } from "./score-case.js";
 
 /** How many variants, from which seed. */
 export interface YamlRunOptions {
@@ -127,72 +88,6 @@ export async function runYamlCase(located: LocatedYamlCase, factory: EvalAgentFa
   if (firstMiss === undefined && reason !== undefined) firstMiss = { text: reason, pointer: "/name" };
   const text = `${branchReport(evalCase.name, report.runs, mocksApplied(report))}\n  Pass rate: ${report.passed}/${report.count}${minPassRate < 1 ? ` (min ${minPassRate})` : ""}`;
   return { ok, report: text, trials: report, ...(firstMiss ? { firstMiss } : {}) };
-}
-
-/**
- * The case's expectations as a score from 0 to 100, what was missed, and where in the case each missed
- * expectation is written (`missedAt`, JSON pointers in `missed`'s order: `/expected/output/contains/1`).
- */
-export function scoreCase(evalCase: YamlEvalCase, turns: readonly Turn[]): { score: number; missed: string[]; missedAt: string[] } {
-  const calls = turns.flatMap((turn) => turn.toolCalls.map((call) => call.qualifiedName));
-  const text = (turns.at(-1)?.text ?? "").toLowerCase();
-  const parts: number[] = [];
-  const missed: string[] = [];
-  const missedAt: string[] = [];
-  const miss = (text: string, pointer: string) => {
-    missed.push(text);
-    missedAt.push(pointer);
-  };
-  const share = (found: readonly string[], all: readonly string[], what: string, at: string) => {
-    parts.push(found.length / all.length);
-    const left = all.filter((item) => !found.includes(item));
-    if (left.length > 0) miss(`${what} ${left.join(", ")}`, `${at}/${all.findIndex((item) => !found.includes(item))}`);
-  };
-  const { tools, sequence, output } = evalCase.expected ?? {};
-  if (tools?.length)
-    share(
-      tools.filter((tool) => calls.includes(tool)),
-      tools,
-      "tools not called:",
-      "/expected/tools",
-    );
-  if (sequence?.length) {
-    let at = 0;
-    const inOrder = sequence.filter((tool) => {
-      const found = calls.indexOf(tool, at);
-      if (found === -1) return false;
-      at = found + 1;
-      return true;
-    });
-    share(inOrder, sequence, "not in sequence:", "/expected/sequence");
-  }
-  if (output?.contains?.length)
-    share(
-      output.contains.filter((piece) => text.includes(piece.toLowerCase())),
-      output.contains,
-      "output lacks:",
-      "/expected/output/contains",
-    );
-  const maxLatency = evalCase.thresholds?.max_latency;
-  if (maxLatency !== undefined) {
-    const took = turns.reduce((sum, turn) => sum + turn.durationMs, 0);
-    parts.push(took <= maxLatency ? 1 : 0);
-    if (took > maxLatency) miss(`took ${Math.round(took)} ms, over max_latency ${maxLatency}`, "/thresholds/max_latency");
-  }
-  if (output?.not_contains?.length)
-    share(
-      output.not_contains.filter((piece) => !text.includes(piece.toLowerCase())),
-      output.not_contains,
-      "output contains:",
-      "/expected/output/not_contains",
-    );
-  const failed = turns.find((turn) => turn.status !== "completed");
-  if (failed) {
-    missed.unshift(`turn ${failed.index + 1} ${failed.status}${failed.error ? `: ${failed.error.message}` : ""}`);
-    missedAt.unshift(failed.index === 0 ? "/input/query" : `/input/turns/${failed.index - 1}`);
-  }
-  const score = failed ? 0 : parts.length === 0 ? 100 : Math.round((parts.reduce((a, b) => a + b, 0) / parts.length) * 100);
-  return { score, missed, missedAt };
 }
 
 /** How often each mock answered across the variants: `tool:search_flights ×3`, `response_mocks ×2`, `http:api.x ×1`. */

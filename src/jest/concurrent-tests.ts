@@ -7,10 +7,12 @@ type Callable = (this: unknown, ...args: unknown[]) => unknown;
  * its hooks), so the setup's per-test scope never covers one. This gives each concurrent test's function a scope
  * of its own as its async context, and calls `finish` when the function settles (after a throw too, whose error
  * wins); `finish` throws to fail the test. Every form is covered: `.only`, `.skip`, `.failing`, `.each`.
+ * `declared` runs as each is declared, while Jest still lets the file load modules.
  */
 export function scopeConcurrentTests(
   test: { concurrent?: unknown },
   finish: (scope: TestScope, title: string) => void | Promise<void>,
+  declared: () => void,
 ): void {
   if (typeof test.concurrent !== "function") return;
   const body = (title: string, fn: Callable): Callable =>
@@ -32,6 +34,7 @@ export function scopeConcurrentTests(
   const wrapped = (target: Callable): Callable =>
     new Proxy(target, {
       apply(fn, self, args: unknown[]) {
+        declared();
         const [title, testFn, ...rest] = args;
         const called = typeof testFn === "function" ? [title, body(String(title), testFn as Callable), ...rest] : args;
         const result: unknown = Reflect.apply(fn, self, called);

@@ -7,7 +7,6 @@
  *
  * @module tooltrace/jest
  */
-import { matchers } from "../../matchers/all.js";
 import { endRealm } from "../base/realm-end.js";
 import { runFlags } from "../base/run-flags.js";
 import { useCassetteMode } from "../cassettes/cassette-mode.js";
@@ -18,6 +17,7 @@ import { outText, printOut } from "../exits/out.js";
 import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
+import { lazyMatchers, loadMatchers } from "../lifecycle/lazy-matchers.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { handOffTest } from "../report/jest-handoff.js";
@@ -43,7 +43,8 @@ runFlags.setup = "jest";
 const options = readJestOptions();
 startGuards(options);
 answerProviderHosts();
-globals.expect.extend(matchers);
+// Each matcher loads its code at its first use: Jest loads every module again in each test file.
+globals.expect.extend(lazyMatchers());
 useCassetteMode(options.cassette);
 resetCassetteWriters();
 setPluginStrict(options.strict);
@@ -71,12 +72,16 @@ globals.afterEach(() => {
   if (failure) throw failure;
 });
 // A concurrent test runs outside those hooks: its function gets its scope, closed and checked when it settles.
-scopeConcurrentTests(globals.test, (concurrent, title) => {
-  const { meta, sessionCount, warnings, failure } = finishTest(concurrent, policy);
-  if (sessionCount > 0) handOffTest(globals.expect.getState().testPath, title, meta);
-  for (const warning of warnings) printOut("console", warning);
-  if (failure) throw failure;
-});
+scopeConcurrentTests(
+  globals.test,
+  (concurrent, title) => {
+    const { meta, sessionCount, warnings, failure } = finishTest(concurrent, policy);
+    if (sessionCount > 0) handOffTest(globals.expect.getState().testPath, title, meta);
+    for (const warning of warnings) printOut("console", warning);
+    if (failure) throw failure;
+  },
+  loadMatchers,
+);
 globals.afterAll(() => {
   // Declared first, it runs before the file's own top-level `afterAll`s: what they send meets the guard under
   // `fetch` still, and no longer the `node:http` catcher or the guards at the edges (Jest gives no later hook).

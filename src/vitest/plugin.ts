@@ -13,7 +13,6 @@ import { usageError } from "../exits/errors.js";
 import { checkRunOptions } from "../session/run-options.js";
 import { YAML_EVAL_PATTERN, yamlEvalModule } from "../evals/yaml-module.js";
 import { readsMeta } from "./reads-meta.js";
-import { cjsBridges } from "./cjs-bridges.js";
 import { inlineLibrary } from "./inline-libraries.js";
 import { checkConcurrency } from "../variants/concurrency.js";
 import { checkPrices } from "../trace/cost.js";
@@ -100,7 +99,6 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   checkPrices(options.prices, "tooltrace({ prices })");
   if (options.trials?.concurrency !== undefined) checkConcurrency(options.trials.concurrency, "tooltrace({ trials: { concurrency } })");
   if (options.otel) checkOtelNode();
-  const bridges = runsFromBuild() ? cjsBridges(packageRoot()) : new Map<string, string>();
   const setupFiles = [runtimePath("setup"), ...(options.llm ? [runtimePath("llm-setup")] : [])];
   let vitest: WatchedVitest | undefined;
   let root = process.cwd();
@@ -113,7 +111,7 @@ export function tooltrace(options: TooltracePluginOptions = {}): TooltraceVitePl
   return {
     name: "tooltrace",
     enforce: "pre",
-    resolveId: (id, importer) => (id.startsWith("tooltrace") ? bridges.get(id) : inlineLibrary(id, importer)),
+    resolveId: (id, importer) => (id.startsWith("tooltrace") ? undefined : inlineLibrary(id, importer)),
     load: (id) => (/\.eval\.ya?ml$/.test(id) ? yamlEvalModule(id, root, runtimePath("yaml-evals"), options.evals ?? {}) : undefined),
     configureVitest: async (context) => {
       vitest = context.vitest;

@@ -17,7 +17,7 @@ import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { sendTrialsToLiveViewer } from "./live-trials-artifacts.js";
 import { LATE_CALLS_META } from "./late-call-reporter.js";
-import { lazyMatchers } from "./lazy-matchers.js";
+import { lazyMatchers } from "../lifecycle/lazy-matchers.js";
 import { applySharedOptions, errorTexts, readOptions, readTestPath } from "./plugin-options-in-worker.js";
 import { scopeEachTest } from "./test-scopes.js";
 import type { VitestApi } from "./vitest-api.js";

@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
-import { cjsBridges } from "../../src/vitest/cjs-bridges.js";
 import { packageFile } from "../fixtures/versions.js";
 
 const run = promisify(execFile);
@@ -64,35 +63,54 @@ test("a newcomer's first eval: found without an include pattern, typed without t
   expect(`${stdout}${stderr}`).not.toMatch(/Sourcemap/);
 }, 60_000);
 
-// A Vitest worker runs both builds (the test's `tooltrace` and the setup are CommonJS; `tooltrace/msw`, `/ai-sdk`
-// and a YAML eval file's runner are ES modules): an error one threw is an instance of the other's class.
+// A test file runs both builds: `tooltrace` and the setup are CommonJS; `tooltrace/msw`, `/agents-sdk` and a YAML
+// eval file's runner load the ES chunks. An error one threw is an instance of the other's class.
 test("instanceof holds across the ES and CommonJS builds for tooltrace's errors", async () => {
   const script = `
     import { createRequire } from "node:module";
-    const esm = await import("tooltrace");
+    import { readdirSync } from "node:fs";
+    import { join } from "node:path";
     const cjs = createRequire(import.meta.url)("tooltrace");
-    const refusal = (copy) => { try { copy.createSession({ agent: async () => "", stubs: [{ id: "x", tool: "t" }] }); } catch (error) { return error; } };
+    const chunks = join(createRequire(import.meta.url).resolve("tooltrace"), "..", "chunks");
+    const named = async (prefix) => Object.values(await import(join(chunks, readdirSync(chunks).find((file) => file.startsWith(prefix) && file.endsWith(".js")))));
+    const pick = (values, name) => values.find((value) => typeof value === "function" && value.name === name);
+    const setup = await named("setup-");
+    const main = await named("main-");
+    const esm = { useHttpMocks: pick(main, "useHttpMocks"), StubConfigError: pick(setup, "StubConfigError"), TooltraceError: pick(setup, "TooltraceError") };
+    const refusal = (copy) => { try { copy.useHttpMocks([{ id: "x" }]); } catch (error) { return error; } };
     const fromCjs = refusal(cjs);
     const fromEsm = refusal(esm);
     const abort = new cjs.MiddlewareAbort("stop");
     console.log(JSON.stringify({
       separate: esm.StubConfigError !== cjs.StubConfigError,
       refusals: [fromCjs instanceof esm.StubConfigError, fromEsm instanceof cjs.StubConfigError, fromCjs instanceof cjs.StubConfigError],
-      abort: [abort instanceof esm.MiddlewareAbort, abort instanceof esm.TooltraceError, abort instanceof esm.StubConfigError],
-      plain: [new Error("x") instanceof esm.TooltraceError, new esm.TooltraceError("x") instanceof cjs.MiddlewareAbort],
+      abort: [abort instanceof esm.TooltraceError, abort instanceof esm.StubConfigError],
+      plain: [new Error("x") instanceof esm.TooltraceError, new esm.TooltraceError("x") instanceof cjs.MiddlewareAbort, fromEsm instanceof cjs.TooltraceError],
     }));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
   expect(JSON.parse(stdout)).toEqual({
     separate: true,
     refusals: [true, true, true],
-    abort: [true, true, false],
-    plain: [false, false],
+    abort: [true, false],
+    plain: [false, false, false],
   });
 });
 
-// scripts/build.mjs (VITEST_BRIDGES) and src/vitest/cjs-bridges.ts each keep the list: a bridge the plugin names
-// and the build did not write would silently leave that entry on the ES build.
-test("the build writes a bridge for every entry the plugin hands the CommonJS build", () => {
-  const bridges = cjsBridges(join(import.meta.dirname, "..", ".."));
-  expect([...bridges.keys()].sort()).toEqual(["tooltrace", "tooltrace/cli", "tooltrace/matchers", "tooltrace/server", "tooltrace/wire"]);
+// scripts/build.mjs (CJS_BRIDGES): these entries' ES modules load the CommonJS build, the copy the setup files load.
+test("an import of tooltrace, /matchers, /wire, /cli and /server gets the CommonJS build's own functions", async () => {
+  const script = `
+    import { createRequire } from "node:module";
+    const require = createRequire(import.meta.url);
+    const same = {};
+    for (const [entry, name] of [["tooltrace", "createSession"], ["tooltrace/matchers", "matchers"], ["tooltrace/wire", "createLlmAnswer"], ["tooltrace/cli", "cliAgent"], ["tooltrace/server", "remoteAgent"]])
+      same[entry] = (await import(entry))[name] === require(entry)[name] && require(entry)[name] !== undefined;
+    console.log(JSON.stringify(same));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  expect(JSON.parse(stdout)).toEqual({
+    tooltrace: true,
+    "tooltrace/matchers": true,
+    "tooltrace/wire": true,
+    "tooltrace/cli": true,
+    "tooltrace/server": true,
+  });
 });
