@@ -37,20 +37,14 @@ function project(): string {
     join(folder, "tests", "many.test.ts"),
     `import { expect, test } from "vitest";\nfor (let i = 0; i < ${TESTS}; i++) test(\`t\${i}\`, () => expect(i).toBe(i));\n`,
   );
-  // A test file's `import "tooltrace"`, timed in the worker after the plugin's setup: through the plugin (the
-  // CommonJS build the setup loaded) and the ES build imported by its path (what a test file loaded before).
-  const esm = join(folder, "node_modules", "tooltrace", "dist", "index.js");
-  for (const [target, specifier] of [
-    ["imports-bridged", "tooltrace"],
-    ["imports-esm", esm],
-  ] as const) {
-    mkdirSync(join(folder, target));
-    for (let i = 0; i < FILES; i++)
-      writeFileSync(
-        join(folder, target, `i${i}.test.ts`),
-        `import { expect, test } from "vitest";\ntest("i${i}", async () => {\n  const started = performance.now();\n  const { createSession } = await import(${JSON.stringify(specifier)});\n  console.log("IMPORT_MS", performance.now() - started);\n  expect(typeof createSession).toBe("function");\n});\n`,
-      );
-  }
+  // A test file's `import "tooltrace"`, timed in the worker after the plugin's setup: the CommonJS build the setup
+  // loaded, through the ES entry's bridge.
+  mkdirSync(join(folder, "imports"));
+  for (let i = 0; i < FILES; i++)
+    writeFileSync(
+      join(folder, "imports", `i${i}.test.ts`),
+      `import { expect, test } from "vitest";\ntest("i${i}", async () => {\n  const started = performance.now();\n  const { createSession } = await import("tooltrace");\n  console.log("IMPORT_MS", performance.now() - started);\n  expect(typeof createSession).toBe("function");\n});\n`,
+    );
   writeFileSync(join(folder, "empty-setup.mjs"), "export {};\n");
   for (const [index, plugin] of Object.values(CONFIGS).entries()) {
     const setup = plugin === "setup";
@@ -62,7 +56,7 @@ function project(): string {
   return folder;
 }
 
-type Target = "files" | "tests" | "imports-bridged" | "imports-esm";
+type Target = "files" | "tests" | "imports";
 
 function run(folder: string, config: Config, target: Target): number {
   return vitest(folder, config, target).ms;
@@ -87,18 +81,15 @@ function vitest(folder: string, config: Config, target: Target): { ms: number; o
   return { ms, output };
 }
 
-/** Milliseconds each file's `import` took in the worker, every file of `rounds` runs of each target, alternating. */
-function importTimes(folder: string, rounds: number): { bridged: number[]; esm: number[] } {
-  const times = { bridged: [] as number[], esm: [] as number[] };
+/** Milliseconds each file's `import` took in the worker, every file of `rounds` runs. */
+function importTimes(folder: string, rounds: number): number[] {
+  const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const order: Target[] = round % 2 === 0 ? ["imports-bridged", "imports-esm"] : ["imports-esm", "imports-bridged"];
-    for (const target of order) {
-      const { output } = vitest(folder, "tooltrace() (hermetic)", target);
-      const found = [...output.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/IMPORT_MS (\d+(?:\.\d+)?)/g)].map((match) => Number(match[1]));
-      if (found.length !== FILES)
-        throw new Error(`${target}: ${found.length} of ${FILES} files printed their import time:\n${output.slice(-1500)}`);
-      (target === "imports-bridged" ? times.bridged : times.esm).push(...found);
-    }
+    const { output } = vitest(folder, "tooltrace() (hermetic)", "imports");
+    const found = [...output.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/IMPORT_MS (\d+(?:\.\d+)?)/g)].map((match) => Number(match[1]));
+    if (found.length !== FILES)
+      throw new Error(`imports: ${found.length} of ${FILES} files printed their import time:\n${output.slice(-1500)}`);
+    times.push(...found);
   }
   return times;
 }
@@ -113,8 +104,8 @@ export interface PerFileResult {
 
 export interface PerFileReport {
   readonly results: readonly PerFileResult[];
-  /** `import "tooltrace"` in a test file under the plugin, and the ES build imported by path, in ms per file. */
-  readonly imports: { readonly bridged: readonly number[]; readonly esm: readonly number[] };
+  /** `import "tooltrace"` in a test file under the plugin, in ms per file. */
+  readonly imports: readonly number[];
 }
 
 export async function perFile(rounds = Number(process.env.PER_FILE_ROUNDS ?? 6)): Promise<PerFileReport> {
@@ -153,8 +144,7 @@ export function reportPerFile({ results, imports }: PerFileReport): string {
       (result) => `  ${result.config.padEnd(28)} per file ${spread(result.perFile, "ms", 1)}; per test ${spread(result.perTest, "µs", 1)}`,
     ),
     "  aims: the default at most 10 ms per file and 20 µs per test; llm: true at most 30 ms per file",
-    `  a test file's import "tooltrace" in the worker: ${spread(imports.bridged, "ms", 1)} (the CommonJS build the setup loaded);`,
-    `    the ES build imported by its path: ${spread(imports.esm, "ms", 1)}`,
+    `  a test file's import "tooltrace" in the worker: ${spread(imports, "ms", 1)} (the CommonJS build the setup loaded)`,
   ].join("\n");
 }
 
