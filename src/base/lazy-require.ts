@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
+const loaders = new Set<() => unknown>();
 
 /**
  * Loads a CommonJS dependency the first time it is needed, synchronously. For the heavy ones (ajv, the RE2
@@ -9,5 +10,21 @@ const require = createRequire(import.meta.url);
  */
 export function lazyRequire<T>(id: string): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= require(id) as T);
+  const load = () => (loaded ??= require(id) as T);
+  loaders.add(load);
+  return load;
+}
+
+/**
+ * Loads now every dependency {@link lazyRequire} would load later. Jest 30 refuses a `require` made while no test
+ * or hook of its own runs, which is when a `test.concurrent` test may first need one: a Jest test file that
+ * declares such a test loads them while it still may. One that fails to load fails again where it is needed,
+ * with that feature's own message.
+ */
+export function loadLazyDependencies(): void {
+  for (const load of loaders) {
+    try {
+      load();
+    } catch {}
+  }
 }

@@ -18,6 +18,7 @@ import { setPluginAllowHosts } from "../lifecycle/edge-defaults.js";
 import { finishTest } from "../lifecycle/finish-test.js";
 import { takeLateCallReports } from "../lifecycle/late-calls.js";
 import { lazyMatchers, loadMatchers } from "../lifecycle/lazy-matchers.js";
+import { loadLazyDependencies } from "../base/lazy-require.js";
 import { setActiveScope, TestScope } from "../lifecycle/scope.js";
 import { setPluginStrict } from "../lifecycle/strict-default.js";
 import { handOffTest } from "../report/jest-handoff.js";
@@ -55,6 +56,15 @@ if (hasInFlightLimits(options.providers)) useLimiterHost(process.env[JEST_LIMITE
 runFlags.trialsConcurrency = options.trials?.concurrency;
 const policy = options.unusedRules ?? "warn";
 
+let loadedEverything = false;
+/** What a concurrent test might load later, loaded as the file declares one (see `scopeConcurrentTests`). */
+function loadEverythingNow(): void {
+  if (loadedEverything) return;
+  loadedEverything = true;
+  loadMatchers();
+  loadLazyDependencies();
+}
+
 let scope: TestScope | undefined;
 globals.beforeEach(() => {
   scope = new TestScope(globals.expect.getState().currentTestName);
@@ -80,7 +90,7 @@ scopeConcurrentTests(
     for (const warning of warnings) printOut("console", warning);
     if (failure) throw failure;
   },
-  loadMatchers,
+  loadEverythingNow,
 );
 globals.afterAll(() => {
   // Declared first, it runs before the file's own top-level `afterAll`s: what they send meets the guard under

@@ -22,6 +22,8 @@ test("each concurrent test's sessions are its own, checked when it ends: an unus
   expect(log).toContain("✓ its neighbour uses every rule and passes");
   expect(log).toContain("✓ each row c has its own session");
   expect(log).toContain("✓ each row d has its own session");
+  // Before, "invalid regular expression ...: You are trying to `require` a file outside of the scope of the test code".
+  expect(log).toContain("✓ a URL and a pattern first used after another concurrent test ended");
   expect(log).toMatch(/stub rules? never used: never-a/);
   expect(log).not.toContain("answer-b");
   // A test that throws keeps its own error; its scope is still closed.
@@ -39,5 +41,6 @@ test("the reporter's page holds each concurrent test with its session, in a desc
     "concurrent evals > its own error is the one reported, not its unused rule": 1,
     "each row c has its own session": 0,
     "each row d has its own session": 0,
+    "a URL and a pattern first used after another concurrent test ended": 1,
   });
 });
