@@ -2,6 +2,7 @@ import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { message } from "../exits/errors.js";
 import { withPeer } from "../exits/optional-peer.js";
+import { lazyRequire } from "../base/lazy-require.js";
 import { mcpCallTool } from "../catchers/call-shapes.js";
 import { GET_PROMPT, type McpCallAnswerer, READ_RESOURCE } from "./mcp-answer.js";
 import type { McpServed } from "./mcp-definitions.js";
@@ -13,11 +14,17 @@ export interface ServedMcp {
   close(): Promise<void>;
 }
 
-const sdk = () =>
-  withPeer("@modelcontextprotocol/sdk", "An MCP server served by tooltrace", async () => ({
-    server: await import("@modelcontextprotocol/sdk/server/index.js"),
-    types: await import("@modelcontextprotocol/sdk/types.js"),
-  }));
+// Required, not imported: Jest's CommonJS mode has no `import()` ("A dynamic import callback was invoked without
+// --experimental-vm-modules"). The SDK ships CommonJS, and the server talks to its clients only over a transport.
+const sdkServer = lazyRequire<typeof import("@modelcontextprotocol/sdk/server/index.js")>("@modelcontextprotocol/sdk/server/index.js");
+const sdkTypes = lazyRequire<typeof import("@modelcontextprotocol/sdk/types.js")>("@modelcontextprotocol/sdk/types.js");
+const sdkStdio = lazyRequire<typeof import("@modelcontextprotocol/sdk/server/stdio.js")>("@modelcontextprotocol/sdk/server/stdio.js");
+const sdkHttp = lazyRequire<typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")>(
+  "@modelcontextprotocol/sdk/server/streamableHttp.js",
+);
+const nodeHttp = lazyRequire<typeof import("node:http")>("node:http");
+const peer = <T>(load: () => T) => withPeer("@modelcontextprotocol/sdk", "An MCP server served by tooltrace", async () => load());
+const sdk = () => peer(() => ({ server: sdkServer(), types: sdkTypes() }));
 
 /** What a server serves: the definitions of a checked file (or of `mcpServer()`'s options). */
 export type McpServedDefinitions = Pick<McpServed, "tools" | "resources" | "prompts" | "checkInput">;
@@ -91,15 +98,15 @@ async function mcpServerOf(served: McpServedDefinitions, answer: McpCallAnswerer
 /** Serves over standard input and output, as an MCP host (Claude Code, Cursor, `MCPServerStdio`) starts it. */
 export async function serveMcpStdio(served: McpServedDefinitions, answer: McpCallAnswerer): Promise<ServedMcp> {
   const mcp = await mcpServerOf(served, answer);
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { StdioServerTransport } = await peer(sdkStdio);
   await mcp.connect(new StdioServerTransport());
   return { close: () => mcp.close() };
 }
 
 /** Serves streamable HTTP on 127.0.0.1 (`port` 0: any free one), one stateless server per request. */
 export async function serveMcpHttp(served: McpServedDefinitions, answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-  const { createServer } = await import("node:http");
+  const { StreamableHTTPServerTransport } = await peer(sdkHttp);
+  const { createServer } = nodeHttp();
   const http: HttpServer = createServer((incoming, outgoing) => {
     void (async () => {
       let body: unknown;

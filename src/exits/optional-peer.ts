@@ -9,7 +9,8 @@ export async function withPeer<T>(peer: string, feature: string, load: () => Pro
     return await load();
   } catch (error) {
     const { code, message: text } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if (code === "ERR_MODULE_NOT_FOUND" && typeof text === "string" && text.includes(`'${peer}`)) {
+    // An `import()`'s code, and a `require`'s (Node's and Jest's).
+    if ((code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && typeof text === "string" && text.includes(`'${peer}`)) {
       throw new TooltraceError(`${feature} needs ${peer}, which is not installed.`, `npm install --save-dev ${peer}`);
     }
     throw error;

@@ -26,6 +26,9 @@ test('under Jest in CommonJS, without flags, the setup entry and require("tooltr
   const unused = results.get("an unused rule fails the test after it ends (the Jest entry's default policy)");
   expect(unused?.status).toBe("failed");
   expect(unused?.failureMessages.join("\n")).toContain("stub rules never used: never");
+  // Before, "A dynamic import callback was invoked without --experimental-vm-modules": the build kept `import()`.
+  const mcp = results.get("an MCP server a session serves, called over HTTP by a client");
+  expect(mcp?.status, mcp?.failureMessages.join("\n")).toBe("passed");
 }, 60_000);
 
 // Jest loads a custom reporter with `require` (or `import`) and takes its default export.
