@@ -2,7 +2,7 @@ import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { message } from "../exits/errors.js";
 import { withPeer } from "../exits/optional-peer.js";
-import { lazyRequire } from "../base/lazy-require.js";
+import { lazyNodeHttp, lazyRequire } from "../base/lazy-require.js";
 import { mcpCallTool } from "../catchers/call-shapes.js";
 import { GET_PROMPT, type McpCallAnswerer, READ_RESOURCE } from "./mcp-answer.js";
 import type { McpServed } from "./mcp-definitions.js";
@@ -22,7 +22,6 @@ const sdkStdio = lazyRequire<typeof import("@modelcontextprotocol/sdk/server/std
 const sdkHttp = lazyRequire<typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")>(
   "@modelcontextprotocol/sdk/server/streamableHttp.js",
 );
-const nodeHttp = lazyRequire<typeof import("node:http")>("node:http");
 const peer = <T>(load: () => T) => withPeer("@modelcontextprotocol/sdk", "An MCP server served by tooltrace", async () => load());
 const sdk = () => peer(() => ({ server: sdkServer(), types: sdkTypes() }));
 
@@ -106,7 +105,7 @@ export async function serveMcpStdio(served: McpServedDefinitions, answer: McpCal
 /** Serves streamable HTTP on 127.0.0.1 (`port` 0: any free one), one stateless server per request. */
 export async function serveMcpHttp(served: McpServedDefinitions, answer: McpCallAnswerer, port = 0): Promise<ServedMcp> {
   const { StreamableHTTPServerTransport } = await peer(sdkHttp);
-  const { createServer } = nodeHttp();
+  const { createServer } = lazyNodeHttp();
   const http: HttpServer = createServer((incoming, outgoing) => {
     void (async () => {
       let body: unknown;

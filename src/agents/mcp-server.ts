@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { TooltraceError, usageError } from "../exits/errors.js";
 import { writePrivate } from "../exits/out.js";
 import { packageRoot } from "../base/package-root.js";
-import { lazyRequire } from "../base/lazy-require.js";
+import { lazyNodeHttp } from "../base/lazy-require.js";
 import { resolveRoute } from "../catchers/routes.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Terminal } from "../pipeline/types.js";
@@ -134,13 +134,11 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerHan
   };
 }
 
-// Required, not imported: Jest's CommonJS mode has no `import()`.
-const nodeHttp = lazyRequire<typeof import("node:http")>("node:http");
-
 /** The loopback endpoint a stdio server started by an MCP host sends each call to (`TOOLTRACE_MCP_BRIDGE`). */
 async function serveBridge(answer: McpCallAnswerer): Promise<{ url: string; close(): Promise<void> }> {
-  // Loaded here: a test file that serves no MCP server never loads node:http.
-  const { createServer } = nodeHttp();
+  // Required here, not imported: a test file that serves no MCP server never loads node:http, and Jest's CommonJS
+  // mode has no `import()`.
+  const { createServer } = lazyNodeHttp();
   const server = createServer((incoming, outgoing) => {
     void (async () => {
       let body: unknown;

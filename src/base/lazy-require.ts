@@ -15,6 +15,9 @@ export function lazyRequire<T>(id: string): () => T {
   return load;
 }
 
+/** `node:http`, loaded where it is first needed: importing tooltrace does not load it (an MCP server, the HTTP catcher). */
+export const lazyNodeHttp = lazyRequire<typeof import("node:http")>("node:http");
+
 /**
  * Loads now every dependency {@link lazyRequire} would load later. Jest 30 refuses a `require` made while no test
  * or hook of its own runs, which is when a `test.concurrent` test may first need one: a Jest test file that

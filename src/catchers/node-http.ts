@@ -1,7 +1,7 @@
 import { types } from "node:util";
 import { globalSingleton } from "../base/global-state.js";
 import { fromAnotherRealm, undoWhenRealmEnds } from "../base/realm-end.js";
-import { lazyRequire } from "../base/lazy-require.js";
+import { lazyNodeHttp, lazyRequire } from "../base/lazy-require.js";
 import { edgeError } from "../edges/edge-error.js";
 import { refuseAtEdge } from "../edges/edge-decision.js";
 import { mswIsListening } from "../edges/msw-listening.js";
@@ -28,7 +28,6 @@ interface Emitter {
 }
 
 const interceptors = lazyRequire<{ ClientRequestInterceptor: new () => Interceptor }>("@mswjs/interceptors/ClientRequest");
-const http = lazyRequire<typeof import("node:http")>("node:http");
 /** Where the running `ClientRequest` interceptor is kept: MSW's and ours share one (two nested fail each other). */
 const RUNNING = Symbol.for("client-request-interceptor");
 const state = globalSingleton("nodeHttpCatcher", () => ({
@@ -52,11 +51,11 @@ const isProxy = (value: unknown) => types.isProxy(value);
  */
 export function catchNodeHttp(): void {
   const global = globalThis as Record<symbol, unknown>;
-  if (state.patched !== undefined && http().request === state.patched) {
+  if (state.patched !== undefined && lazyNodeHttp().request === state.patched) {
     remarkOurs();
     return;
   }
-  if (global[RUNNING] !== undefined && !isProxy(http().request)) {
+  if (global[RUNNING] !== undefined && !isProxy(lazyNodeHttp().request)) {
     // An interceptor is marked running, and node:http is not patched: its patch was put back under it (msw 3,
     // another copy of the interceptors, restores what it found when it closes; an interceptor disposed after
     // another took the mark restores its own originals). The mark goes, or the next interceptor would add its
@@ -65,7 +64,7 @@ export function catchNodeHttp(): void {
     state.own = undefined;
   }
   // The one MSW's server applies too: whichever applies first patches node:http, the other adds its listeners.
-  const before = http().request;
+  const before = lazyNodeHttp().request;
   const interceptor = new (interceptors().ClientRequestInterceptor)();
   if (!state.held) {
     state.held = true;
@@ -114,7 +113,7 @@ export function catchNodeHttp(): void {
   interceptor.apply();
   keepRawHeaderRecord();
   keepMarked(interceptor);
-  state.patched = http().request;
+  state.patched = lazyNodeHttp().request;
   // Ours patched node:http (no MSW interceptor was running to add our listeners to).
   state.own = state.patched !== before ? interceptor : undefined;
   // Under Jest node:http is shared with the files the worker runs next: ours goes with this file.
@@ -144,7 +143,7 @@ export function shareNodeHttpWithMsw(): void {
  */
 function remarkOurs(): void {
   const global = globalThis as Record<symbol, unknown>;
-  if (state.own === undefined || state.patched === undefined || http().request !== state.patched) return;
+  if (state.own === undefined || state.patched === undefined || lazyNodeHttp().request !== state.patched) return;
   if (global[RUNNING] === undefined) global[RUNNING] = state.own;
 }
 
